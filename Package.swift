@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// OpenCV is linked module by module instead of through opencv4.pc: the .pc file links all 56
+// modules (VTK, OpenMPI, tesseract…) and doubles start-up time. dlib-1.pc lists bare .so paths
+// that SwiftPM rejects, so dlib, BLAS and LAPACK are named here too. See README "Dependencies".
+let openCVModules = [
+    "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_highgui",
+    "opencv_features2d", "opencv_calib3d", "opencv_objdetect", "opencv_video", "opencv_flann",
+]
+
+let package = Package(
+    name: "HeritageLens",
+    products: [
+        .executable(name: "heritage-lens", targets: ["heritage-lens"]),
+        .library(name: "HeritageLens", targets: ["HeritageLens"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // Pixel work only: a plain C header over OpenCV, dlib and libv4l2.
+        .target(
+            name: "CBridge",
+            cxxSettings: [
+                .unsafeFlags(["-I/usr/include/opencv4"]),
+                // dlib is header templates compiled into this target; at -O0 it is ~100x slower,
+                // which would make debug test runs useless. The last -O wins.
+                .unsafeFlags(["-O2"], .when(configuration: .debug)),
+            ],
+            linkerSettings: openCVModules.map { .linkedLibrary($0) } + [
+                .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                .linkedLibrary("v4l2"), .linkedLibrary("m"), .linkedLibrary("pthread"),
+            ]
+        ),
+        // Value types, protocols and math: no C, no I/O beyond plain files.
+        .target(name: "HeritageCore"),
+        // Frame sources, sinks, trackers, renderer and the pipeline, over the bridge.
+        .target(
+            name: "HeritageLens",
+            dependencies: [
+                "CBridge", "HeritageCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "heritage-lens",
+            dependencies: [
+                "HeritageLens", "HeritageCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "HeritageCoreTests", dependencies: ["HeritageCore"]),
+        .testTarget(name: "HeritageLensTests", dependencies: ["HeritageLens", "HeritageCore", "CBridge"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,157 @@
+// Drawing and warping onto BGR frames: what the sample generator and the renderer need.
+#include "internal.hpp"
+#include <opencv2/imgproc.hpp>
+#include <random>
+
+static cv::Scalar bgr(double b, double g, double r) { return cv::Scalar(b, g, r); }
+
+extern "C" {
+
+int32_t cb_warp_perspective_over(const cb_image *src, cb_image *dst, const double h[9], int32_t interp,
+                                 double opacity) {
+    CB_GUARD(-1, {
+        const cv::Mat &s = src->mat;
+        cv::Mat &d = dst->mat;
+        if (s.empty() || d.empty() || d.type() != CV_8UC3 || (s.type() != CV_8UC3 && s.type() != CV_8UC4)) {
+            cbridge::set_error("warp needs an 8-bit BGR/BGRA source and an 8-bit BGR destination");
+            return -1;
+        }
+        cv::Matx33d H(h);
+        std::vector<cv::Point2d> corners = {{0, 0}, {double(s.cols), 0}, {double(s.cols), double(s.rows)},
+                                            {0, double(s.rows)}};
+        std::vector<cv::Point2d> warped;
+        cv::perspectiveTransform(corners, warped, cv::Mat(H));
+        double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
+        for (auto &p : warped) {
+            x0 = std::min(x0, p.x); y0 = std::min(y0, p.y);
+            x1 = std::max(x1, p.x); y1 = std::max(y1, p.y);
+        }
+        cv::Rect box(cv::Point(int(std::floor(x0)) - 1, int(std::floor(y0)) - 1),
+                     cv::Point(int(std::ceil(x1)) + 2, int(std::ceil(y1)) + 2));
+        box &= cv::Rect(0, 0, d.cols, d.rows);
+        if (box.area() == 0) return 0;
+        // Warp only into the box: shift the homography so the box's corner is the origin.
+        cv::Matx33d T(1, 0, -box.x, 0, 1, -box.y, 0, 0, 1);
+        cv::Matx33d Hb = T * H;
+        cv::Mat patch, alpha;
+        int flags = interp == 0 ? cv::INTER_NEAREST : cv::INTER_LINEAR;
+        cv::Mat src4;
+        if (s.channels() == 4) src4 = s;
+        else cv::cvtColor(s, src4, cv::COLOR_BGR2BGRA);
+        cv::warpPerspective(src4, patch, cv::Mat(Hb), box.size(), flags, cv::BORDER_CONSTANT,
+                            cv::Scalar(0, 0, 0, 0));
+        cv::Mat roi = d(box);
+        const float k = float(opacity) / 255.0f;
+        for (int y = 0; y < patch.rows; ++y) {
+            const cv::Vec4b *ps = patch.ptr<cv::Vec4b>(y);
+            cv::Vec3b *pd = roi.ptr<cv::Vec3b>(y);
+            for (int x = 0; x < patch.cols; ++x) {
+                const float a = ps[x][3] * k;
+                if (a <= 0.0f) continue;
+                for (int c = 0; c < 3; ++c)
+                    pd[x][c] = cv::saturate_cast<uchar>(pd[x][c] + (ps[x][c] - pd[x][c]) * a);
+            }
+        }
+        return 0;
+    })
+}
+
+int32_t cb_draw_line(cb_image *img, float x0, float y0, float x1, float y1, double b, double g, double r,
+                     int32_t thickness, int32_t antialias) {
+    CB_GUARD(-1, {
+        cv::line(img->mat, cv::Point2f(x0, y0), cv::Point2f(x1, y1), bgr(b, g, r), thickness,
+                 antialias ? cv::LINE_AA : cv::LINE_8);
+        return 0;
+    })
+}
+
+int32_t cb_draw_circle(cb_image *img, float x, float y, float radius, double b, double g, double r,
+                       int32_t thickness, int32_t antialias) {
+    CB_GUARD(-1, {
+        // Sub-pixel centre via the shift argument keeps small moving dots smooth.
+        const int shift = 4;
+        cv::circle(img->mat, cv::Point(cvRound(x * 16), cvRound(y * 16)), cvRound(radius * 16), bgr(b, g, r),
+                   thickness, antialias ? cv::LINE_AA : cv::LINE_8, shift);
+        return 0;
+    })
+}
+
+int32_t cb_draw_rect(cb_image *img, cb_rect rect, double b, double g, double r, double a, int32_t thickness) {
+    CB_GUARD(-1, {
+        cv::Rect rc(rect.x, rect.y, rect.width, rect.height);
+        if (thickness < 0 && a < 1.0) {
+            rc &= cv::Rect(0, 0, img->mat.cols, img->mat.rows);
+            if (rc.area() == 0) return 0;
+            cv::Mat roi = img->mat(rc);
+            cv::Mat color(roi.size(), roi.type(), bgr(b, g, r));
+            cv::addWeighted(color, a, roi, 1.0 - a, 0, roi);
+        } else {
+            cv::rectangle(img->mat, rc, bgr(b, g, r), thickness);
+        }
+        return 0;
+    })
+}
+
+int32_t cb_draw_polygon(cb_image *img, const cb_point2f *pts, int32_t n, double b, double g, double r, double a,
+                        int32_t filled, int32_t thickness, int32_t antialias) {
+    CB_GUARD(-1, {
+        std::vector<cv::Point> poly(n);
+        const int shift = 4;
+        for (int i = 0; i < n; ++i) poly[i] = cv::Point(cvRound(pts[i].x * 16), cvRound(pts[i].y * 16));
+        const int line = antialias ? cv::LINE_AA : cv::LINE_8;
+        if (filled) {
+            if (a >= 1.0) {
+                cv::fillPoly(img->mat, std::vector<std::vector<cv::Point>>{poly}, bgr(b, g, r), line, shift);
+            } else {
+                cv::Rect box = cv::boundingRect(poly);
+                box = cv::Rect(box.x >> shift, box.y >> shift, (box.width >> shift) + 2, (box.height >> shift) + 2);
+                box &= cv::Rect(0, 0, img->mat.cols, img->mat.rows);
+                if (box.area() == 0) return 0;
+                cv::Mat roi = img->mat(box);
+                cv::Mat layer = roi.clone();
+                std::vector<cv::Point> shifted(poly);
+                for (auto &p : shifted) p -= cv::Point(box.x << shift, box.y << shift);
+                cv::fillPoly(layer, std::vector<std::vector<cv::Point>>{shifted}, bgr(b, g, r), line, shift);
+                cv::addWeighted(layer, a, roi, 1.0 - a, 0, roi);
+            }
+        } else {
+            cv::polylines(img->mat, std::vector<std::vector<cv::Point>>{poly}, true, bgr(b, g, r), thickness,
+                          line, shift);
+        }
+        return 0;
+    })
+}
+
+int32_t cb_draw_text(cb_image *img, const char *text, float x, float y, double scale, double b, double g, double r,
+                     int32_t thickness) {
+    CB_GUARD(-1, {
+        cv::putText(img->mat, text, cv::Point(cvRound(x), cvRound(y)), cv::FONT_HERSHEY_SIMPLEX, scale,
+                    bgr(b, g, r), thickness, cv::LINE_AA);
+        return 0;
+    })
+}
+
+int32_t cb_gaussian_blur(cb_image *img, int32_t ksize, double sigma) {
+    CB_GUARD(-1, {
+        if (ksize % 2 == 0) ksize += 1;
+        cv::GaussianBlur(img->mat, img->mat, cv::Size(ksize, ksize), sigma);
+        return 0;
+    })
+}
+
+int32_t cb_add_noise(cb_image *img, double sigma, uint64_t seed) {
+    CB_GUARD(-1, {
+        // A private generator, so that the sample's noise does not depend on OpenCV's global RNG
+        // state (which detectors and RANSAC also draw from).
+        std::mt19937_64 rng(seed);
+        std::normal_distribution<float> dist(0.0f, float(sigma));
+        cv::Mat &m = img->mat;
+        for (int y = 0; y < m.rows; ++y) {
+            uchar *p = m.ptr<uchar>(y);
+            for (int x = 0; x < m.cols * m.channels(); ++x) p[x] = cv::saturate_cast<uchar>(p[x] + dist(rng));
+        }
+        return 0;
+    })
+}
+
+}  // extern "C"

@@ -1,0 +1,229 @@
+/*
+ * CBridge: the only door between HeritageLens's Swift code and OpenCV, dlib and libv4l2.
+ *
+ * Rules kept by every function here:
+ *  - opaque handles with explicit create/free pairs; plain structs for data;
+ *  - no C++ exception ever crosses this header: failures return NULL or a negative value and leave
+ *    a message in a thread-local string (cb_last_error), to be read right after the failing call;
+ *  - pixel work only: decisions (when to detect, which track to keep, which tier) live in Swift.
+ */
+#ifndef HERITAGELENS_CBRIDGE_H
+#define HERITAGELENS_CBRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- errors, process settings */
+
+/** The message of the last failure on this thread ("" when none). */
+const char *cb_last_error(void);
+/** OpenCV's worker threads (1 = single-threaded, as weak hardware runs). */
+void cb_set_num_threads(int32_t n);
+/** OpenCV's own log: 0 silent, 1 fatal, 2 error, 3 warning, 4 info, 5 debug. */
+void cb_set_log_level(int32_t level);
+const char *cb_opencv_version(void);
+/** OpenCV's getBuildInformation(); the pointer stays valid for the process's life. */
+const char *cb_opencv_build_information(void);
+
+/* SIGINT/SIGTERM: the first sets a flag the pipeline polls to finish cleanly; a second one exits
+ * at once with status 130. */
+void cb_install_stop_handlers(void);
+int32_t cb_stop_requested(void);
+/** Sets the flag as a signal would (tests, stall handling). */
+void cb_request_stop(void);
+void cb_clear_stop(void);
+
+/* ---------------------------------------------------------------- images (cv::Mat) */
+
+typedef struct cb_image cb_image;
+
+enum { CB_U8 = 0, CB_U16 = 2, CB_F32 = 5 };
+
+cb_image *cb_image_create(void);
+void cb_image_free(cb_image *img);
+int32_t cb_image_width(const cb_image *img);
+int32_t cb_image_height(const cb_image *img);
+int32_t cb_image_channels(const cb_image *img);
+/** OpenCV depth code (CB_U8, CB_U16, …). */
+int32_t cb_image_depth(const cb_image *img);
+uint8_t *cb_image_data(cb_image *img);
+size_t cb_image_step(const cb_image *img);
+/** (Re)allocates to w x h x channels of 8-bit; keeps the buffer when the shape already fits. */
+int32_t cb_image_allocate(cb_image *img, int32_t w, int32_t h, int32_t channels);
+int32_t cb_image_copy(const cb_image *src, cb_image *dst);
+int32_t cb_image_fill(cb_image *img, double b, double g, double r, double a);
+
+/** Reads any file imread reads, as it is (depth and channels kept). 0 ok, -1 fail. */
+int32_t cb_image_read(cb_image *dst, const char *path);
+/** Converts in place to 8-bit BGR: gray, BGRA, 16-bit and float images are brought to 8UC3. */
+int32_t cb_image_normalize_bgr(cb_image *img);
+int32_t cb_image_write(const cb_image *img, const char *path);
+/** BGR (or BGRA) to 8-bit gray into dst, reusing dst's buffer. */
+int32_t cb_image_to_gray(const cb_image *src, cb_image *dst);
+/** interp: 0 nearest, 1 linear, 3 area. */
+int32_t cb_image_resize(const cb_image *src, cb_image *dst, int32_t w, int32_t h, int32_t interp);
+/** Mean absolute difference per channel value between two images of one shape (tests, checks). */
+double cb_image_mean_abs_diff(const cb_image *a, const cb_image *b);
+/** Mean of channel c inside a rectangle (clipped to the image). */
+double cb_image_mean_in_rect(const cb_image *img, int32_t c, int32_t x, int32_t y, int32_t w, int32_t h);
+
+/* ---------------------------------------------------------------- drawing and warping */
+
+typedef struct { float x, y; } cb_point2f;
+typedef struct { double x, y, z; } cb_point3d;
+typedef struct { int32_t x, y, width, height; } cb_rect;
+
+/** Warps src (BGR or BGRA) by the 3x3 row-major homography h into dst, blending with src's alpha
+ *  channel when it has one (or opaquely). Only the destination's bounding box of the warped
+ *  quad is touched. interp: 0 nearest, 1 linear. */
+int32_t cb_warp_perspective_over(const cb_image *src, cb_image *dst, const double h[9], int32_t interp,
+                                 double opacity);
+int32_t cb_draw_line(cb_image *img, float x0, float y0, float x1, float y1, double b, double g, double r,
+                     int32_t thickness, int32_t antialias);
+int32_t cb_draw_circle(cb_image *img, float x, float y, float radius, double b, double g, double r,
+                       int32_t thickness /* -1 fills */, int32_t antialias);
+int32_t cb_draw_rect(cb_image *img, cb_rect rect, double b, double g, double r, double a,
+                     int32_t thickness /* -1 fills, blends by a */);
+int32_t cb_draw_polygon(cb_image *img, const cb_point2f *pts, int32_t n, double b, double g, double r,
+                        double a, int32_t filled, int32_t thickness, int32_t antialias);
+/** ASCII text (Hershey simplex). */
+int32_t cb_draw_text(cb_image *img, const char *text, float x, float y, double scale, double b, double g,
+                     double r, int32_t thickness);
+int32_t cb_gaussian_blur(cb_image *img, int32_t ksize, double sigma);
+/** Adds zero-mean gaussian noise of the given sigma (deterministic for a seed). */
+int32_t cb_add_noise(cb_image *img, double sigma, uint64_t seed);
+
+/* ---------------------------------------------------------------- video files */
+
+typedef struct cb_video_reader cb_video_reader;
+typedef struct {
+    int32_t width, height;
+    double fps;
+    int64_t frame_count; /* as the container says; may be 0 or wrong */
+    char fourcc[5];
+    char backend[16];
+} cb_video_info;
+
+cb_video_reader *cb_video_reader_open(const char *path);
+/** A camera through OpenCV's own V4L2 backend (the fallback to cb_v4l2_camera), asking for a
+ *  size and rate and a one-frame driver queue. */
+cb_video_reader *cb_video_reader_open_camera(const char *path, int32_t width, int32_t height, double fps);
+int32_t cb_video_reader_info(const cb_video_reader *r, cb_video_info *out);
+/** 1 a frame was read into dst (8-bit BGR) with its presentation time in ms, 0 end of stream,
+ *  -1 error. */
+int32_t cb_video_reader_read(cb_video_reader *r, cb_image *dst, double *pts_ms);
+/** Skips one frame without decoding it to BGR: 1 skipped, 0 end. */
+int32_t cb_video_reader_skip(cb_video_reader *r);
+void cb_video_reader_free(cb_video_reader *r);
+
+typedef struct cb_video_writer cb_video_writer;
+/** fourcc: four characters ("avc1", "mp4v", "MJPG"). */
+cb_video_writer *cb_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
+                                      int32_t height);
+int32_t cb_video_writer_write(cb_video_writer *w, const cb_image *frame);
+/** Finalizes the container (moov atom, index); the file is valid after this. */
+void cb_video_writer_free(cb_video_writer *w);
+
+/* ---------------------------------------------------------------- preview window (highgui) */
+
+/** Refuses (returns -1) when no display is reachable, since Qt would abort the process. */
+int32_t cb_window_show(const char *name, const cb_image *img);
+/** waitKey: the key code, or -1 when none was pressed within ms. */
+int32_t cb_window_poll_key(int32_t ms);
+void cb_window_close_all(void);
+
+/* ---------------------------------------------------------------- V4L2 cameras (libv4l2) */
+
+typedef struct {
+    char card[64];
+    char driver[32];
+    char bus_info[64];
+    uint32_t capabilities; /* device_caps when reported, else capabilities */
+    int32_t is_capture;
+} cb_v4l2_device_info;
+
+typedef struct {
+    uint32_t pixel_format; /* fourcc, little-endian as V4L2 packs it */
+    uint32_t width, height;
+    uint32_t fps_numerator, fps_denominator; /* frames per second = numerator / denominator */
+    int32_t compressed;
+} cb_v4l2_mode;
+
+/** Queries a device: fills info and up to max_modes modes; returns the mode count, or -1 with
+ *  errno-like code in *error_code (2 missing, 13 no permission, 16 busy, 25 not a V4L2 device). */
+int32_t cb_v4l2_query(const char *path, cb_v4l2_device_info *info, cb_v4l2_mode *modes, int32_t max_modes,
+                      int32_t *error_code);
+
+typedef struct cb_v4l2_camera cb_v4l2_camera;
+/** Opens and starts mmap streaming with the asked mode; the driver may adjust it (see
+ *  cb_v4l2_camera_mode). */
+cb_v4l2_camera *cb_v4l2_camera_open(const char *path, cb_v4l2_mode mode, int32_t buffer_count,
+                                    int32_t *error_code);
+cb_v4l2_mode cb_v4l2_camera_mode(const cb_v4l2_camera *cam);
+/** Waits up to timeout_ms for a frame, decodes it into bgr (and its luma into gray when gray is
+ *  not NULL and the format carries luma). Returns 1 a frame, 0 timeout, -1 error (*error_code
+ *  set; 19 means the device is gone). timestamp_s is the driver's monotonic capture time. */
+int32_t cb_v4l2_camera_read(cb_v4l2_camera *cam, cb_image *bgr, cb_image *gray, int32_t timeout_ms,
+                            double *timestamp_s, uint32_t *sequence, int32_t *error_code);
+void cb_v4l2_camera_close(cb_v4l2_camera *cam);
+
+/* ---------------------------------------------------------------- faces (dlib, OpenCV cascades) */
+
+typedef struct cb_hog_detector cb_hog_detector;
+cb_hog_detector *cb_hog_detector_create(void);
+void cb_hog_detector_free(cb_hog_detector *d);
+/** Detects frontal faces in an 8-bit gray image region (roi; width 0 = whole image), after
+ *  scaling it by `scale`. Rects are returned in full-image pixels with their detector score. */
+int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, cb_rect *out,
+                      double *scores, int32_t max_out);
+
+typedef struct cb_cascade cb_cascade;
+cb_cascade *cb_cascade_load(const char *xml_path);
+void cb_cascade_free(cb_cascade *c);
+int32_t cb_cascade_detect(cb_cascade *c, const cb_image *gray, cb_rect roi, double scale, double scale_factor,
+                          int32_t min_neighbors, int32_t min_size, cb_rect *out, int32_t max_out);
+
+typedef struct cb_shape_predictor cb_shape_predictor;
+cb_shape_predictor *cb_shape_predictor_load(const char *dat_path);
+void cb_shape_predictor_free(cb_shape_predictor *p);
+/** Fits the 68 points inside a rotated box: centre (cx, cy), side `size`, rotation `angle_rad`
+ *  (the eye line's angle). The predictor runs on an upright crop, so rolled faces fit as well as
+ *  upright ones. Writes 68 points in image pixels. */
+int32_t cb_shape_predict(const cb_shape_predictor *p, const cb_image *gray, double cx, double cy, double size,
+                         double angle_rad, cb_point2f *out68);
+
+/* ---------------------------------------------------------------- geometry (calib3d) */
+
+/** solvePnP. flags: 0 ITERATIVE, 1 EPNP, 6 IPPE, 8 SQPNP. use_guess seeds ITERATIVE with rvec/tvec. */
+int32_t cb_solve_pnp(const cb_point3d *object, const cb_point2f *image, int32_t n, const double k[9],
+                     const double dist[5], int32_t flags, int32_t use_guess, double rvec[3], double tvec[3]);
+/** Undistorts pixel points in place (output in pixels with the same camera matrix). */
+int32_t cb_undistort_points(cb_point2f *pts, int32_t n, const double k[9], const double dist[5]);
+int32_t cb_project_points(const cb_point3d *object, int32_t n, const double rvec[3], const double tvec[3],
+                          const double k[9], const double dist[5], cb_point2f *out);
+/** RANSAC homography src -> dst; inlier_mask may be NULL. Returns the inlier count or -1. */
+int32_t cb_find_homography(const cb_point2f *src, const cb_point2f *dst, int32_t n, double ransac_px,
+                           double h_out[9], uint8_t *inlier_mask);
+
+/* ---------------------------------------------------------------- calibration files */
+
+typedef struct {
+    double camera_matrix[9];
+    double distortion[5];
+    int32_t width, height;
+    double rms;
+    char camera[128];
+} cb_calibration;
+
+/** Reads an OpenCV FileStorage (YAML/XML) calibration. On failure cb_last_error names the field. */
+int32_t cb_calibration_read(const char *path, cb_calibration *out);
+int32_t cb_calibration_write(const char *path, const cb_calibration *cal, const char *date);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

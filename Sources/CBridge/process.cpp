@@ -1,0 +1,64 @@
+// Errors, threads, logging and signals.
+#include "internal.hpp"
+#include <atomic>
+#include <csignal>
+#include <opencv2/core/utils/logger.hpp>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace cbridge {
+static thread_local std::string last_error;
+void set_error(const std::string &message) { last_error = message; }
+void clear_error() { last_error.clear(); }
+}  // namespace cbridge
+
+extern "C" {
+
+const char *cb_last_error(void) { return cbridge::last_error.c_str(); }
+
+void cb_set_num_threads(int32_t n) { cv::setNumThreads(n); }
+
+void cb_set_log_level(int32_t level) {
+    using namespace cv::utils::logging;
+    static const LogLevel levels[] = {LOG_LEVEL_SILENT, LOG_LEVEL_FATAL, LOG_LEVEL_ERROR,
+                                      LOG_LEVEL_WARNING, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG};
+    if (level < 0) level = 0;
+    if (level > 5) level = 5;
+    setLogLevel(levels[level]);
+    // FFmpeg's own messages ("moov atom not found") go through av_log, which OpenCV sets from
+    // this variable when it first loads FFmpeg. A user's own setting wins.
+    setenv("OPENCV_FFMPEG_LOGLEVEL", level >= 3 ? "24" : "-8", 0);
+}
+
+const char *cb_opencv_version(void) { return CV_VERSION; }
+
+const char *cb_opencv_build_information(void) {
+    static const std::string info = cv::getBuildInformation();
+    return info.c_str();
+}
+
+static volatile std::sig_atomic_t stop_count = 0;
+
+static void on_stop_signal(int) {
+    stop_count = stop_count + 1;
+    if (stop_count >= 2) {
+        static const char msg[] = "\nheritage-lens: second interrupt, exiting at once\n";
+        ssize_t ignored = write(2, msg, sizeof msg - 1);
+        (void)ignored;
+        _exit(130);
+    }
+}
+
+void cb_install_stop_handlers(void) {
+    struct sigaction sa = {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+}
+
+int32_t cb_stop_requested(void) { return stop_count > 0 ? 1 : 0; }
+void cb_request_stop(void) { if (stop_count == 0) stop_count = 1; }
+void cb_clear_stop(void) { stop_count = 0; }
+
+}  // extern "C"

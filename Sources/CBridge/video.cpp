@@ -1,0 +1,126 @@
+// Video files through OpenCV's FFmpeg backend (GStreamer is never asked: it wants pipeline strings
+// and logs assertion noise for plain file names).
+#include "internal.hpp"
+#include <cstring>
+#include <opencv2/videoio.hpp>
+
+struct cb_video_reader {
+    cv::VideoCapture cap;
+    cv::Mat scratch;
+};
+
+struct cb_video_writer {
+    cv::VideoWriter writer;
+    cv::Size size;
+};
+
+extern "C" {
+
+cb_video_reader *cb_video_reader_open(const char *path) {
+    CB_GUARD(nullptr, {
+        auto *r = new cb_video_reader();
+        if (!r->cap.open(path, cv::CAP_FFMPEG) || !r->cap.isOpened()) {
+            delete r;
+            cbridge::set_error("FFmpeg cannot open it as a video");
+            return nullptr;
+        }
+        // RGB conversion is ours to ask for; FFmpeg's converted BGR is what we want.
+        r->cap.set(cv::CAP_PROP_CONVERT_RGB, 1);
+        return r;
+    })
+}
+
+cb_video_reader *cb_video_reader_open_camera(const char *path, int32_t width, int32_t height, double fps) {
+    CB_GUARD(nullptr, {
+        auto *r = new cb_video_reader();
+        if (!r->cap.open(path, cv::CAP_V4L2) || !r->cap.isOpened()) {
+            delete r;
+            cbridge::set_error("OpenCV's V4L2 backend cannot open it");
+            return nullptr;
+        }
+        r->cap.set(cv::CAP_PROP_FRAME_WIDTH, width);
+        r->cap.set(cv::CAP_PROP_FRAME_HEIGHT, height);
+        if (fps > 0) r->cap.set(cv::CAP_PROP_FPS, fps);
+        r->cap.set(cv::CAP_PROP_BUFFERSIZE, 1);
+        return r;
+    })
+}
+
+int32_t cb_video_reader_info(const cb_video_reader *r, cb_video_info *out) {
+    CB_GUARD(-1, {
+        auto &cap = const_cast<cv::VideoCapture &>(r->cap);
+        std::memset(out, 0, sizeof *out);
+        out->width = int32_t(cap.get(cv::CAP_PROP_FRAME_WIDTH));
+        out->height = int32_t(cap.get(cv::CAP_PROP_FRAME_HEIGHT));
+        out->fps = cap.get(cv::CAP_PROP_FPS);
+        out->frame_count = int64_t(cap.get(cv::CAP_PROP_FRAME_COUNT));
+        int fourcc = int(cap.get(cv::CAP_PROP_FOURCC));
+        for (int i = 0; i < 4; ++i) {
+            char c = char((fourcc >> (8 * i)) & 0xff);
+            out->fourcc[i] = (c >= 32 && c < 127) ? c : '?';
+        }
+        std::string backend = cap.getBackendName();
+        std::strncpy(out->backend, backend.c_str(), sizeof out->backend - 1);
+        return 0;
+    })
+}
+
+int32_t cb_video_reader_read(cb_video_reader *r, cb_image *dst, double *pts_ms) {
+    CB_GUARD(-1, {
+        if (!r->cap.grab()) return 0;
+        if (pts_ms) *pts_ms = r->cap.get(cv::CAP_PROP_POS_MSEC);
+        // retrieve() writes into dst's existing buffer when the shape matches: no per-frame alloc.
+        if (!r->cap.retrieve(dst->mat) || dst->mat.empty()) {
+            cbridge::set_error("a frame could not be decoded");
+            return -1;
+        }
+        return 1;
+    })
+}
+
+int32_t cb_video_reader_skip(cb_video_reader *r) {
+    CB_GUARD(-1, { return r->cap.grab() ? 1 : 0; })
+}
+
+void cb_video_reader_free(cb_video_reader *r) { delete r; }
+
+cb_video_writer *cb_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
+                                      int32_t height) {
+    CB_GUARD(nullptr, {
+        if (std::strlen(fourcc) != 4) {
+            cbridge::set_error("fourcc must have four characters");
+            return nullptr;
+        }
+        auto *w = new cb_video_writer();
+        w->size = cv::Size(width, height);
+        int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
+        if (!w->writer.open(path, cv::CAP_FFMPEG, code, fps, w->size, true) || !w->writer.isOpened()) {
+            delete w;
+            cbridge::set_error(std::string("FFmpeg cannot write ") + fourcc + " to this path");
+            return nullptr;
+        }
+        return w;
+    })
+}
+
+int32_t cb_video_writer_write(cb_video_writer *w, const cb_image *frame) {
+    CB_GUARD(-1, {
+        if (frame->mat.size() != w->size || frame->mat.type() != CV_8UC3) {
+            cbridge::set_error("frame size or type differs from the video's");
+            return -1;
+        }
+        w->writer.write(frame->mat);
+        return 0;
+    })
+}
+
+void cb_video_writer_free(cb_video_writer *w) {
+    if (!w) return;
+    try {
+        w->writer.release();
+    } catch (...) {
+    }
+    delete w;
+}
+
+}  // extern "C"

@@ -1,0 +1,91 @@
+import CBridge
+import HeritageCore
+
+/// An image in a native OpenCV buffer (a cv::Mat), freed with this object.
+///
+/// Frames live in these from capture to output: Swift never copies pixels into arrays. Functions
+/// that write into an `Image` reuse its buffer when the shape already fits.
+public final class Image: @unchecked Sendable {
+    let raw: OpaquePointer
+
+    public init() {
+        guard let p = cb_image_create() else { fatalError("out of memory allocating an image header") }
+        raw = p
+    }
+
+    /// A w x h image of 8-bit channels (1 gray, 3 BGR, 4 BGRA), filled with zeros.
+    public convenience init(width: Int, height: Int, channels: Int = 3) throws {
+        self.init()
+        try allocate(width: width, height: height, channels: channels)
+        try fill(blue: 0, green: 0, red: 0)
+    }
+
+    /// Reads an image file; any depth and channel count, as stored.
+    public convenience init(contentsOf path: String) throws {
+        self.init()
+        try check(cb_image_read(raw, path), "\(path)")
+    }
+
+    deinit { cb_image_free(raw) }
+
+    public var width: Int { Int(cb_image_width(raw)) }
+    public var height: Int { Int(cb_image_height(raw)) }
+    public var channels: Int { Int(cb_image_channels(raw)) }
+    public var size: Size { Size(width: width, height: height) }
+    public var isEmpty: Bool { width == 0 || height == 0 }
+    /// True for 8-bit samples.
+    public var is8Bit: Bool { cb_image_depth(raw) == Int32(CB_U8) }
+
+    public func allocate(width: Int, height: Int, channels: Int) throws {
+        try check(cb_image_allocate(raw, Int32(width), Int32(height), Int32(channels)), "allocate image")
+    }
+
+    public func fill(blue: Double, green: Double, red: Double, alpha: Double = 255) throws {
+        try check(cb_image_fill(raw, blue, green, red, alpha), "fill image")
+    }
+
+    public func copy(to other: Image) throws {
+        try check(cb_image_copy(raw, other.raw), "copy image")
+    }
+
+    public func copy() throws -> Image {
+        let other = Image()
+        try copy(to: other)
+        return other
+    }
+
+    /// Converts in place to 8-bit BGR (from gray, BGRA, 16-bit or float).
+    public func normalizeToBGR() throws {
+        try check(cb_image_normalize_bgr(raw), "convert image to 8-bit BGR")
+    }
+
+    /// Writes a PNG, JPEG or any format imwrite knows by extension.
+    public func write(to path: String) throws {
+        try check(cb_image_write(raw, path), "write \(path)")
+    }
+
+    public func convertToGray(into gray: Image) throws {
+        try check(cb_image_to_gray(raw, gray.raw), "convert to gray")
+    }
+
+    public enum Interpolation: Int32 { case nearest = 0, linear = 1, area = 3 }
+
+    public func resize(into other: Image, width: Int, height: Int, interpolation: Interpolation = .linear) throws {
+        try check(cb_image_resize(raw, other.raw, Int32(width), Int32(height), interpolation.rawValue), "resize image")
+    }
+
+    /// Mean absolute difference per sample with another image of the same shape.
+    public func meanAbsoluteDifference(to other: Image) throws -> Double {
+        let d = cb_image_mean_abs_diff(raw, other.raw)
+        if d < 0 { throw BridgeError.last("compare images") }
+        return d
+    }
+
+    /// Mean of one channel inside a rectangle.
+    public func mean(channel: Int, in rect: Rect) throws -> Double {
+        let m = cb_image_mean_in_rect(raw, Int32(channel), Int32(rect.x), Int32(rect.y),
+                                      Int32(rect.width), Int32(rect.height))
+        if m < 0 { throw BridgeError.last("mean of image region") }
+        return m
+    }
+}

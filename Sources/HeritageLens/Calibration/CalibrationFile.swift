@@ -1,0 +1,75 @@
+import CBridge
+import Foundation
+import HeritageCore
+
+/// Why a calibration file could not be used.
+public enum CalibrationError: Error, CustomStringConvertible, Equatable {
+    case unreadable(String, reason: String)
+    case invalidField(String, field: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let p, let reason):
+            return "\(p): cannot read calibration (\(reason)); recreate it with 'heritage-lens calibrate'"
+        case .invalidField(let p, let field, let reason):
+            return "\(p): field \(field) \(reason); recreate it with 'heritage-lens calibrate'"
+        }
+    }
+}
+
+/// A camera calibration as stored on disk: OpenCV FileStorage YAML, readable by any OpenCV program.
+///
+/// Fields: `camera` (identity), `date`, `image_width`, `image_height`, `camera_matrix` (3x3),
+/// `distortion_coefficients` (k1 k2 p1 p2 k3), `rms` (reprojection error in px).
+public enum CalibrationFile {
+    public static func read(_ path: String) throws -> (intrinsics: Intrinsics, camera: String, rms: Double) {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CalibrationError.unreadable(path, reason: "no such file or not readable")
+        }
+        var cal = cb_calibration()
+        if cb_calibration_read(path, &cal) != 0 {
+            let message = String(cString: cb_last_error())
+            if message.hasPrefix("field"), let space = message.firstIndex(of: ":") {
+                let field = message.dropFirst(6).prefix { $0 != ":" }
+                throw CalibrationError.invalidField(path, field: String(field),
+                                                    reason: String(message[space...].dropFirst(2)))
+            }
+            throw CalibrationError.unreadable(path, reason: message)
+        }
+        let k = withUnsafeBytes(of: cal.camera_matrix) { Array($0.bindMemory(to: Double.self)) }
+        let d = withUnsafeBytes(of: cal.distortion) { Array($0.bindMemory(to: Double.self)) }
+        let camera = withUnsafeBytes(of: cal.camera) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard cal.width > 0, cal.height > 0 else {
+            throw CalibrationError.invalidField(path, field: "image_width/image_height", reason: "must be positive")
+        }
+        guard k.allSatisfy(\.isFinite), k[0] > 0, k[4] > 0, k[1] == 0 || abs(k[1]) < k[0],
+              k[3] == 0, k[6] == 0, k[7] == 0, abs(k[8] - 1) < 1e-9
+        else {
+            throw CalibrationError.invalidField(path, field: "camera_matrix",
+                                                reason: "is not a pinhole camera matrix [fx 0 cx; 0 fy cy; 0 0 1]")
+        }
+        guard d.allSatisfy(\.isFinite) else {
+            throw CalibrationError.invalidField(path, field: "distortion_coefficients", reason: "has non-finite values")
+        }
+        let size = Size(width: Int(cal.width), height: Int(cal.height))
+        let intrinsics = Intrinsics(fx: k[0], fy: k[4], cx: k[2], cy: k[5], distortion: d, size: size, origin: path)
+        return (intrinsics, camera, cal.rms)
+    }
+
+    public static func write(_ intrinsics: Intrinsics, camera: String, rms: Double, date: String, to path: String) throws {
+        var cal = cb_calibration()
+        withUnsafeMutableBytes(of: &cal.camera_matrix) { raw in
+            for (i, v) in intrinsics.cameraMatrix.enumerated() { raw.storeBytes(of: v, toByteOffset: i * 8, as: Double.self) }
+        }
+        withUnsafeMutableBytes(of: &cal.distortion) { raw in
+            for (i, v) in intrinsics.distortion.prefix(5).enumerated() { raw.storeBytes(of: v, toByteOffset: i * 8, as: Double.self) }
+        }
+        withUnsafeMutableBytes(of: &cal.camera) { raw in
+            for (i, b) in camera.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        cal.width = Int32(intrinsics.size.width)
+        cal.height = Int32(intrinsics.size.height)
+        cal.rms = rms
+        try check(cb_calibration_write(path, &cal, date), "write \(path)")
+    }
+}

@@ -1,0 +1,115 @@
+import CBridge
+import HeritageCore
+import Logging
+
+/// Frames from a source, through the stages, into the sinks.
+///
+/// ```
+///   FrameSource ──Frame──▶ convert ─▶ faces ─▶ cards ─▶ pose ─▶ render ──ProcessedFrame──▶ sinks
+///                              (each stage: FrameWork in, FrameWork out)                 └─▶ metrics
+/// ```
+/// Time is recorded at every stage boundary; `total_ms` runs from the frame being available to
+/// its output being ready, before it is written out. Sinks are finished exactly once, whether the
+/// run ends at the end of the input, on an error, on a quit key or on SIGINT/SIGTERM.
+public final class Pipeline {
+    public struct Options {
+        public var clock: any MonotonicClock = SystemClock()
+        /// The tier each frame starts at (a governor stage may change it).
+        public var tier: Tier = .low
+        /// Stop after this many frames (nil: the whole input).
+        public var frameLimit: Int?
+
+        public init(tier: Tier = .low, frameLimit: Int? = nil) {
+            self.tier = tier
+            self.frameLimit = frameLimit
+        }
+    }
+
+    /// How a run ended.
+    public struct Summary: Sendable {
+        public var framesProcessed = 0
+        public var framesDropped = 0
+        public var expectedFrames: Int?
+        public var interrupted = false
+        public var wallSeconds = 0.0
+    }
+
+    public let source: FrameSource
+    public let stages: [FrameStage]
+    public private(set) var sinks: [FrameSink]
+    public let metrics: MetricsSink?
+    public var options: Options
+    /// Called after each frame with its metrics (progress lines, bench histograms, the overlay).
+    public var onFrame: ((FrameMetrics) -> Void)?
+    private var stopRequested = false
+    private let logger = Logger(label: "heritage-lens.pipeline")
+
+    public init(source: FrameSource, stages: [FrameStage], sinks: [FrameSink], metrics: MetricsSink? = nil,
+                options: Options = Options()) {
+        self.source = source
+        self.stages = stages
+        self.sinks = sinks
+        self.metrics = metrics
+        self.options = options
+    }
+
+    /// Ends the run after the current frame (a quit key).
+    public func stop() { stopRequested = true }
+
+    /// Processes frames until the input ends, `stop()` is called or a stop signal arrives.
+    /// Sinks are finished before this returns or throws.
+    public func run() throws -> Summary {
+        var summary = Summary()
+        summary.expectedFrames = source.expectedFrameCount
+        let clock = options.clock
+        let started = clock.nanoseconds()
+        let gray = Image()
+        var runError: Error?
+        do {
+            while !stopRequested {
+                if let limit = options.frameLimit, summary.framesProcessed >= limit { break }
+                guard let frame = try source.nextFrame() else { break }
+                var timer = StageTimer(clock: clock, availableAt: frame.availableAt)
+                timer.mark("capture")
+                var work = FrameWork(frame: frame, gray: gray,
+                                     anchors: FrameAnchors(frame: frame.index, time: frame.time, size: frame.size),
+                                     tier: options.tier)
+                for stage in stages {
+                    try stage.process(&work)
+                    timer.mark(stage.name)
+                }
+                let total = timer.elapsedMilliseconds
+                let processed = ProcessedFrame(frame: frame, output: frame.image, anchors: work.anchors)
+                for sink in sinks { try sink.write(processed) }
+                timer.mark("sinks")
+                let line = FrameMetrics(frame: frame.index, time: frame.time, tier: work.tier.rawValue,
+                                        totalMilliseconds: total, stages: timer.stages, events: work.events)
+                try metrics?.write(line)
+                summary.framesProcessed += 1
+                onFrame?(line)
+            }
+        } catch {
+            runError = error
+        }
+        summary.interrupted = cb_stop_requested() != 0
+        summary.framesDropped = source.droppedFrameCount
+        summary.wallSeconds = Double(clock.nanoseconds() - started) / 1e9
+        stages.forEach { $0.finish() }
+        source.close()
+        var finishError: Error?
+        for sink in sinks {
+            do { try sink.finish() } catch { finishError = finishError ?? error }
+        }
+        do { try metrics?.finish() } catch { finishError = finishError ?? error }
+        if let error = runError ?? finishError { throw PipelineError(underlying: error, summary: summary) }
+        return summary
+    }
+}
+
+/// A run that failed, with what was done (and finalized) before the failure.
+public struct PipelineError: Error, CustomStringConvertible {
+    public let underlying: Error
+    public let summary: Pipeline.Summary
+
+    public var description: String { "\(underlying)" }
+}

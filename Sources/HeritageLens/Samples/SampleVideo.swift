@@ -1,0 +1,91 @@
+import Foundation
+import HeritageCore
+
+/// The project's own sample: a short clip for README's main-job command, made from a public-domain
+/// portrait that Debian ships (python3-skimage's astronaut.png) moving over a generated backdrop,
+/// plus the project's cards from `Samples/cards/` when they exist.
+public struct SampleVideo {
+    public struct Options {
+        public var size = Size(width: 640, height: 480)
+        public var framesPerSecond = 30.0
+        public var frameCount = 180
+        public var portraitPath = "Samples/debian/astronaut.png"
+        public var cardsFolder = "Samples/cards"
+        public var seed: UInt64 = 7
+
+        public init() {}
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case missingPortrait(String)
+
+        public var description: String {
+            switch self {
+            case .missingPortrait(let p):
+                return "\(p): missing; run scripts/fetch-debian-assets.sh (it extracts it from Debian's python3-skimage)"
+            }
+        }
+    }
+
+    public let options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Builds the scene: the portrait sways, turns and comes closer and back.
+    public func scene() throws -> SyntheticScene {
+        guard FileManager.default.fileExists(atPath: options.portraitPath) else {
+            throw Failure.missingPortrait(options.portraitPath)
+        }
+        let portrait = try Image(contentsOf: options.portraitPath)
+        try portrait.normalizeToBGR()
+        let size = options.size
+        let n = Double(options.frameCount)
+        let pivot = Point2(Double(portrait.width) / 2, Double(portrait.height) * 0.4)
+        var layers = [SyntheticScene.Layer(name: "portrait", image: portrait) { i in
+            let t = Double(i) / n * 2 * Double.pi
+            let scale = 0.62 + 0.14 * _sinD(t)
+            let angle = 0.22 * _sinD(2 * t) // about ±12.6°
+            let position = Point2(Double(size.width) * (0.36 + 0.10 * _sinD(t + 1)),
+                                  Double(size.height) * (0.46 + 0.06 * _sinD(2 * t)))
+            return .similarity(pivot: pivot, scale: scale, angle: angle, position: position)
+        }]
+        let cardNames = ((try? FileManager.default.contentsOfDirectory(atPath: options.cardsFolder)) ?? [])
+            .filter { $0.hasSuffix(".png") }.sorted()
+        if let first = cardNames.first {
+            let card = try Image(contentsOf: (options.cardsFolder as NSString).appendingPathComponent(first))
+            try card.normalizeToBGR()
+            let w = Double(card.width), h = Double(card.height)
+            layers.append(.init(name: (first as NSString).deletingPathExtension, image: card) { i in
+                let t = Double(i) / n * 2 * Double.pi
+                let cx = Double(size.width) * 0.78, cy = Double(size.height) * 0.55
+                let half = Double(size.width) * 0.11
+                let tilt = 0.25 * _sinD(t)
+                let corners = [Point2(-half, -half * h / w), Point2(half, -half * h / w),
+                               Point2(half, half * h / w), Point2(-half, half * h / w)].map { p in
+                    Point2(cx + p.x * (1 - tilt * p.y / (half * 3)), cy + p.y).rotated(by: 0.3 * _sinD(t * 2), about: Point2(cx, cy))
+                }
+                return Homography(from: [Point2(0, 0), Point2(w, 0), Point2(w, h), Point2(0, h)], to: corners)
+            })
+        }
+        return try SyntheticScene(size: size, layers: layers, effects: .init(noiseSigma: 2.0), seed: options.seed)
+    }
+
+    /// Writes the clip to `path`, calling `progress` with each frame number.
+    public func write(to path: String, progress: ((Int) -> Void)? = nil) throws {
+        let scene = try scene()
+        let sink = try VideoFileSink(path: path, size: options.size, framesPerSecond: options.framesPerSecond)
+        let frame = try Image(width: options.size.width, height: options.size.height)
+        for i in 0..<options.frameCount {
+            try scene.render(frame: i, into: frame)
+            try sink.write(ProcessedFrame(frame: Frame(index: i, time: Double(i) / options.framesPerSecond,
+                                                       availableAt: 0, image: frame),
+                                          output: frame, anchors: FrameAnchors(frame: i, time: 0, size: options.size)))
+            progress?(i)
+        }
+        try sink.finish()
+    }
+}
+
+@inline(__always) func _sinD(_ x: Double) -> Double { Foundation.sin(x) }

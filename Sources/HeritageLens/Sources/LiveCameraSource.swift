@@ -1,0 +1,128 @@
+import CBridge
+import Foundation
+import HeritageCore
+
+/// A live camera read by a capture thread that keeps only the newest frame.
+///
+/// Queued frames are the usual source of webcam lag on Linux: if the pipeline is slower than the
+/// camera, a FIFO of frames makes every frame older than the last. Here the capture thread always
+/// decodes into a spare buffer and swaps it with the "ready" one (triple buffering), so the
+/// pipeline gets the newest frame and older unread frames are counted as dropped.
+// Shared state is guarded by `condition`; the grabber is touched only by the capture thread
+// (and by close() once that thread has ended).
+public final class LiveCameraSource: FrameSource, @unchecked Sendable {
+    public struct Options: Sendable {
+        /// No frame for this long means the camera has stalled.
+        public var stallTimeout: Double = 3.0
+
+        public init(stallTimeout: Double = 3.0) {
+            self.stallTimeout = stallTimeout
+        }
+    }
+
+    final class Slot {
+        let image = Image()
+        let gray = Image()
+        var hasGray = false
+        var capturedAt: UInt64 = 0
+    }
+
+    public var name: String { grabber.name }
+    public var size: Size { grabber.size }
+    public var framesPerSecond: Double { grabber.framesPerSecond }
+    public let expectedFrameCount: Int? = nil
+    public var droppedFrameCount: Int { condition.withLock { dropped } }
+
+    private let grabber: FrameGrabber
+    private let options: Options
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var writing = Slot(), ready = Slot(), reading = Slot()
+    private var fresh = false
+    private var dropped = 0
+    private var failure: Error?
+    private var running = true
+    private var thread: Thread?
+    private var firstCapture: UInt64?
+    private var delivered = 0
+    private let clock = SystemClock()
+
+    public init(grabber: FrameGrabber, options: Options = Options()) {
+        self.grabber = grabber
+        self.options = options
+        let thread = Thread { [weak self] in self?.captureLoop() }
+        thread.name = "heritage-lens capture"
+        thread.qualityOfService = .userInteractive
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit { close() }
+
+    private func captureLoop() {
+        var lastFrameAt = clock.nanoseconds()
+        while true {
+            let target: Slot = condition.withLock { running ? writing : Slot() }
+            guard condition.withLock({ running }) else { return }
+            do {
+                if let grabbed = try grabber.grab(into: target.image, gray: target.gray, timeoutMilliseconds: 200) {
+                    lastFrameAt = clock.nanoseconds()
+                    target.capturedAt = grabbed.capturedAt
+                    target.hasGray = grabbed.hasGray
+                    condition.withLock {
+                        swap(&writing, &ready)
+                        if fresh { dropped += 1 }
+                        fresh = true
+                        condition.signal()
+                    }
+                } else if Double(clock.nanoseconds() - lastFrameAt) / 1e9 > options.stallTimeout {
+                    fail(SourceError.cameraStalled(grabber.name, seconds: options.stallTimeout))
+                    return
+                }
+            } catch {
+                fail(error)
+                return
+            }
+        }
+    }
+
+    private func fail(_ error: Error) {
+        condition.withLock {
+            failure = error
+            running = false
+            condition.broadcast()
+        }
+    }
+
+    public func nextFrame() throws -> Frame? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !fresh && failure == nil && running && cb_stop_requested() == 0 {
+            _ = condition.wait(until: Date().addingTimeInterval(0.1))
+        }
+        if let failure { throw failure }
+        guard fresh, cb_stop_requested() == 0 else { return nil }
+        swap(&reading, &ready)
+        fresh = false
+        let slot = reading
+        if firstCapture == nil { firstCapture = slot.capturedAt }
+        let time = Double(slot.capturedAt &- firstCapture!) / 1e9
+        defer { delivered += 1 }
+        return Frame(index: delivered, time: time, availableAt: slot.capturedAt, image: slot.image,
+                     gray: slot.hasGray ? slot.gray : nil)
+    }
+
+    public func close() {
+        let wasRunning = condition.withLock { () -> Bool in
+            let r = thread != nil
+            running = false
+            condition.broadcast()
+            return r
+        }
+        guard wasRunning else { return }
+        // The loop's grab wakes within its 200 ms timeout; wait for it before closing the device.
+        while thread?.isFinished == false && thread?.isExecuting == true { usleep(5_000) }
+        thread = nil
+        grabber.close()
+    }
+}

@@ -1,0 +1,53 @@
+/// Why a source could not deliver frames, phrased for the person who named it.
+public enum SourceError: Error, CustomStringConvertible, Equatable {
+    case fileNotFound(String)
+    case isDirectory(String)
+    case notReadable(String)
+    case emptyFile(String)
+    case notAVideo(String, reason: String)
+    case noFramesDecoded(String)
+    case notAnImage(String, reason: String)
+    case noImages(inFolder: String)
+    case cameraNotFound(String)
+    case cameraBusy(String)
+    case cameraPermissionDenied(String)
+    case notACaptureDevice(String, detail: String)
+    case cameraFailed(String, reason: String)
+    case cameraLost(String)
+    case cameraStalled(String, seconds: Double)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let p):
+            return "\(p): no such file; check the path"
+        case .isDirectory(let p):
+            return "\(p): is a folder, not a video file; name a file inside it (or use images mode for a folder of images)"
+        case .notReadable(let p):
+            return "\(p): permission denied; make the file readable (chmod +r)"
+        case .emptyFile(let p):
+            return "\(p): the file is empty (0 bytes); re-export or re-download it"
+        case .notAVideo(let p, let reason):
+            return "\(p): not a video FFmpeg can read (\(reason)); convert it with ffmpeg -i \(p) out.mp4"
+        case .noFramesDecoded(let p):
+            return "\(p): no frame could be decoded; the file is truncated or corrupt"
+        case .notAnImage(let p, let reason):
+            return "\(p): not an image OpenCV can read (\(reason)); use PNG or JPEG"
+        case .noImages(let folder):
+            return "\(folder): no images (.png, .jpg, .jpeg, .bmp, .tif, .tiff, .webp, .pgm, .ppm) in this folder"
+        case .cameraNotFound(let d):
+            return "\(d): no such camera; list cameras with 'heritage-lens cameras'"
+        case .cameraBusy(let d):
+            return "\(d): the camera is busy; close the other program using it and try again"
+        case .cameraPermissionDenied(let d):
+            return "\(d): permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER) and log in again"
+        case .notACaptureDevice(let d, let detail):
+            return "\(d): not a video capture device (\(detail)); list cameras with 'heritage-lens cameras'"
+        case .cameraFailed(let d, let reason):
+            return "\(d): the camera failed (\(reason))"
+        case .cameraLost(let d):
+            return "\(d): the camera was disconnected"
+        case .cameraStalled(let d, let seconds):
+            return "\(d): no frame for \(Int(seconds.rounded())) s; the camera has stalled"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import CBridge
+import Foundation
+import HeritageCore
+
+/// Every frame of a video file, in order, with its presentation time.
+///
+/// Without `realtime` it is deterministic: every frame is delivered however long the pipeline
+/// takes. With `realtime` it behaves like a live camera: frames are released at their presentation
+/// times and those the pipeline is too slow for are skipped (and counted).
+public final class VideoFileSource: FrameSource {
+    public struct Options: Sendable {
+        /// Pace frames at their presentation times and skip late ones, like a camera.
+        public var realtime = false
+        public var clock: any MonotonicClock = SystemClock()
+
+        public init(realtime: Bool = false) {
+            self.realtime = realtime
+        }
+    }
+
+    public let name: String
+    public let size: Size
+    public let framesPerSecond: Double
+    public let expectedFrameCount: Int?
+    public let codec: String
+    public private(set) var droppedFrameCount = 0
+    public private(set) var deliveredFrameCount = 0
+
+    private var reader: OpaquePointer?
+    private let options: Options
+    private let buffer = Image()
+    private var startedAt: UInt64?
+    private var firstPTS: Double?
+    private var lastTime = -Double.infinity
+
+    public init(path: String, options: Options = Options()) throws {
+        try InputFile.validate(path)
+        guard let r = cb_video_reader_open(path) else {
+            throw SourceError.notAVideo(path, reason: String(cString: cb_last_error()))
+        }
+        var info = cb_video_info()
+        cb_video_reader_info(r, &info)
+        guard info.width > 0, info.height > 0 else {
+            cb_video_reader_free(r)
+            throw SourceError.notAVideo(path, reason: "it has no video stream")
+        }
+        reader = r
+        name = path
+        self.options = options
+        size = Size(width: Int(info.width), height: Int(info.height))
+        // Some containers (raw streams, broken headers) report no rate; 30 is what cameras give.
+        framesPerSecond = info.fps.isFinite && info.fps > 0 && info.fps < 1000 ? info.fps : 30
+        expectedFrameCount = info.frame_count > 0 ? Int(info.frame_count) : nil
+        codec = withUnsafeBytes(of: info.fourcc) { String(decoding: $0.prefix(4), as: UTF8.self) }
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if let r = reader { cb_video_reader_free(r) }
+        reader = nil
+    }
+
+    public func nextFrame() throws -> Frame? {
+        guard let r = reader, cb_stop_requested() == 0 else { return nil }
+        let clock = options.clock
+        if options.realtime, startedAt == nil { startedAt = clock.nanoseconds() }
+        var available = clock.nanoseconds()
+        var pts = 0.0
+        while true {
+            let status = cb_video_reader_read(r, buffer.raw, &pts)
+            if status == 0 {
+                if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }
+                return nil
+            }
+            if status < 0 {
+                // A frame that does not decode mid-stream ends the stream here rather than aborting:
+                // what was processed so far is kept and the caller reports the shortfall.
+                if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }
+                return nil
+            }
+            let time = presentationTime(pts)
+            if options.realtime, let start = startedAt {
+                let due = start + UInt64(max(0, time) * 1e9)
+                let now = clock.nanoseconds()
+                let interval = UInt64(1e9 / framesPerSecond)
+                if now > due + interval {
+                    droppedFrameCount += 1
+                    lastTime = time
+                    continue
+                }
+                if due > now { usleep(UInt32(min(1_000_000, (due - now) / 1000))) }
+                // A camera would have delivered it at its due time; waiting since then is latency.
+                available = due
+            }
+            lastTime = time
+            defer { deliveredFrameCount += 1 }
+            return Frame(index: deliveredFrameCount, time: time, availableAt: available, image: buffer)
+        }
+    }
+
+    /// Seconds from the first frame; falls back to index / fps when the container's times are
+    /// missing or do not increase.
+    private func presentationTime(_ ptsMilliseconds: Double) -> Double {
+        let seconds = ptsMilliseconds / 1000
+        if firstPTS == nil { firstPTS = seconds }
+        let t = seconds - firstPTS!
+        let fallback = Double(deliveredFrameCount + droppedFrameCount) / framesPerSecond
+        if !t.isFinite || t <= lastTime { return max(fallback, lastTime + 1 / framesPerSecond) }
+        return t
+    }
+}

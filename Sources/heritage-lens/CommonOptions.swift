@@ -1,0 +1,77 @@
+import ArgumentParser
+import CBridge
+import Foundation
+import HeritageCore
+import HeritageLens
+import Logging
+
+/// Options every pipeline command shares: outputs, limits, logging.
+struct OutputOptions: ParsableArguments {
+    @Option(name: [.customShort("o"), .long], help: "Write the composited frames to a video (.mp4, .mkv, .mov: H.264; .avi: MJPEG).")
+    var output: String?
+
+    @Option(help: ArgumentHelp("Write one JSON line of anchors per frame (schema 1); '-' for stdout.", valueName: "file"))
+    var anchors: String?
+
+    @Option(help: ArgumentHelp("Write one JSON line of stage timings per frame.", valueName: "file"))
+    var metrics: String?
+
+    @Option(help: ArgumentHelp("Folder for snapshots (PNG), taken with the preview's s key or --snapshot-at.", valueName: "dir"))
+    var snapshots: String = "."
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Frame numbers to snapshot.", valueName: "frame"))
+    var snapshotAt: [Int] = []
+
+    func validate() throws {
+        if snapshotAt.contains(where: { $0 < 0 }) {
+            throw ValidationError("--snapshot-at takes frame numbers from 0")
+        }
+    }
+}
+
+struct RunOptions: ParsableArguments {
+    @Option(help: "Quality tier: low, high or auto.")
+    var tier: TierSetting = .low
+
+    @Option(help: ArgumentHelp("Stop after this many frames.", valueName: "n"))
+    var frames: Int?
+
+    @Option(help: ArgumentHelp("OpenCV worker threads (1 = as a weak single core runs it).", valueName: "n"))
+    var threads: Int = 1
+
+    @Flag(name: .shortAndLong, help: "More log lines (-v info, -vv debug).")
+    var verbose: Int
+
+    @Flag(help: "Let OpenCV's and FFmpeg's own warnings through.")
+    var libraryLogs = false
+
+    func validate() throws {
+        if let frames, frames <= 0 { throw ValidationError("--frames must be at least 1") }
+        if threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
+    }
+
+    /// Sets up logging and OpenCV for a run; call once, first.
+    func configureProcess() -> Logger {
+        let level: Logger.Level = verbose >= 2 ? .debug : verbose == 1 ? .info : .notice
+        LoggingSystem.bootstrap { label in TerminalLogHandler(logLevel: level, label: label) }
+        cb_set_log_level(libraryLogs ? 3 : 1)
+        cb_set_num_threads(Int32(threads))
+        return Logger(label: "heritage-lens")
+    }
+}
+
+extension TierSetting: ExpressibleByArgument {}
+
+/// A user-facing failure: printed as one line, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+/// Prints `error` as one line on stderr and exits non-zero; ArgumentParser's own errors pass.
+func exitWithOneLine(_ error: Error) -> Never {
+    let text: String
+    if let e = error as? PipelineError { text = "\(e.underlying)" } else { text = "\(error)" }
+    FileHandle.standardError.write(Data("heritage-lens: error: \(text)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,125 @@
+import CBridge
+import Foundation
+import HeritageCore
+import HeritageLens
+import Logging
+
+/// Wires a source, the stages and the sinks the user asked for into a pipeline, runs it and
+/// reports. The only place that knows about terminals.
+struct PipelineAssembly {
+    let source: FrameSource
+    let outputs: OutputOptions
+    let run: RunOptions
+    let preview: Bool
+    let logger: Logger
+
+    func execute() throws {
+        var sinks: [FrameSink] = []
+        var video: VideoFileSink?
+        let metrics: MetricsSink?
+        do {
+            if let path = outputs.output {
+                let sink = try VideoFileSink(path: path, size: source.size, framesPerSecond: source.framesPerSecond)
+                video = sink
+                sinks.append(sink)
+            }
+            if let path = outputs.anchors { sinks.append(try AnchorsSink(path: path)) }
+            metrics = try outputs.metrics.map { try MetricsSink(path: $0) }
+        } catch {
+            for sink in sinks { try? sink.finish() }
+            throw error
+        }
+        let snapshots = try SnapshotSink(folder: outputs.snapshots, frames: Set(outputs.snapshotAt))
+        sinks.append(snapshots)
+        var window: PreviewWindow?
+        if preview {
+            let w = PreviewWindow()
+            sinks.append(w)
+            window = w
+        }
+        let stages: [FrameStage] = [GrayConversionStage()]
+        let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, metrics: metrics,
+                                options: .init(tier: run.tier == .high ? .high : .low, frameLimit: run.frames))
+        window?.onKey = { [weak pipeline, weak snapshots] key in
+            switch key {
+            case .quit: pipeline?.stop()
+            case .snapshot: snapshots?.requestSnapshot()
+            default: break
+            }
+        }
+        let progress = ProgressLine(expected: run.frames.map { min($0, source.expectedFrameCount ?? $0) }
+                                        ?? source.expectedFrameCount)
+        pipeline.onFrame = { progress.update(frame: $0.frame) }
+        cb_install_stop_handlers()
+        logger.info("input \(source.name): \(source.size) at \(String(format: "%.3g", source.framesPerSecond)) fps")
+        let summary: Pipeline.Summary
+        do {
+            summary = try pipeline.run()
+        } catch let error as PipelineError {
+            progress.finish()
+            logger.notice("stopped after \(error.summary.framesProcessed) frames; outputs written so far are closed")
+            throw error
+        }
+        progress.finish()
+        var report = "\(summary.framesProcessed) frame\(summary.framesProcessed == 1 ? "" : "s") in \(String(format: "%.1f", summary.wallSeconds)) s"
+        if summary.wallSeconds > 0 {
+            report += String(format: " (%.1f fps)", Double(summary.framesProcessed) / summary.wallSeconds)
+        }
+        if summary.framesDropped > 0 { report += ", \(summary.framesDropped) dropped to keep up" }
+        if let video { report += "; video: \(video.path) (\(video.codec), \(video.framesWritten) frames)" }
+        for path in snapshots.written { report += "; snapshot: \(path)" }
+        logger.notice("\(report)")
+        if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted,
+           summary.framesProcessed + summary.framesDropped < expected - 1 {
+            logger.warning("\(source.name): the container announced \(expected) frames but only \(summary.framesProcessed + summary.framesDropped) could be decoded (truncated or corrupt file)")
+        }
+        if summary.interrupted {
+            logger.notice("interrupted; outputs finalized")
+            throw ExitCodeInterrupted()
+        }
+    }
+}
+
+/// Exit status 130 after an interrupt, as shells expect, once everything is finalized.
+struct ExitCodeInterrupted: Error {}
+
+/// The progress line on stderr: frames, rate and ETA. Redrawn in place on a terminal, a plain
+/// line every few seconds otherwise (logs, CI).
+final class ProgressLine {
+    private let expected: Int?
+    private let started = SystemClock().nanoseconds()
+    private var lastDraw: UInt64 = 0
+    private var frames = 0
+    private let interactive = isatty(2) != 0
+    private var drewAny = false
+
+    init(expected: Int?) {
+        self.expected = expected
+    }
+
+    func update(frame: Int) {
+        frames = frame + 1
+        let now = SystemClock().nanoseconds()
+        let interval: UInt64 = interactive ? 250_000_000 : 5_000_000_000
+        guard now - lastDraw >= interval else { return }
+        lastDraw = now
+        draw(now: now)
+    }
+
+    private func draw(now: UInt64) {
+        let seconds = Double(now - started) / 1e9
+        let fps = seconds > 0 ? Double(frames) / seconds : 0
+        var text = "frame \(frames)"
+        if let expected { text += "/\(expected)" }
+        text += String(format: "  %.1f fps", fps)
+        if let expected, fps > 0 {
+            text += String(format: "  ETA %.0f s", max(0, Double(expected - frames) / fps))
+        }
+        FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[K" + text : text + "\n").utf8))
+        drewAny = true
+    }
+
+    func finish() {
+        if interactive && drewAny { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

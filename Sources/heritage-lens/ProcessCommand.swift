@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import HeritageCore
+import HeritageLens
+
+struct Process: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Process a recorded video, an image or a folder of images into outputs.",
+        discussion: """
+            Every frame is processed in order, however long it takes, so the same input and options
+            give the same anchors on any machine. --realtime instead paces frames at their
+            timestamps and skips those the pipeline is too slow for, as a live camera would.
+            """
+    )
+
+    @Argument(help: "A video file (anything FFmpeg reads), an image, or a folder of images.")
+    var input: String = "Samples/sample.mp4"
+
+    @Flag(help: "Pace frames like a live camera and drop late ones.")
+    var realtime = false
+
+    @Option(help: ArgumentHelp("Frame rate given to images and image folders.", valueName: "fps"))
+    var imageRate: Double = 30
+
+    @Flag(help: "Show the preview window while processing (needs a display).")
+    var preview = false
+
+    @OptionGroup var outputs: OutputOptions
+    @OptionGroup var options: RunOptions
+
+    func validate() throws {
+        if !(imageRate > 0 && imageRate <= 1000) { throw ValidationError("--image-rate must be between 0 and 1000") }
+    }
+
+    func run() throws {
+        let logger = options.configureProcess()
+        do {
+            let source = try openSource()
+            if preview && !PreviewWindow.displayAvailable {
+                throw CommandFailure("--preview: no display (DISPLAY is unset); drop --preview or run under X11/Wayland")
+            }
+            try PipelineAssembly(source: source, outputs: outputs, run: options, preview: preview, logger: logger)
+                .execute()
+        } catch is ExitCodeInterrupted {
+            throw ExitCode(130)
+        } catch {
+            exitWithOneLine(error)
+        }
+    }
+
+    private func openSource() throws -> FrameSource {
+        if input == "Samples/sample.mp4" && !FileManager.default.fileExists(atPath: input) {
+            throw CommandFailure("\(input): the sample has not been made yet; run 'heritage-lens sample' (or scripts/setup.sh)")
+        }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
+        let ext = (input as NSString).pathExtension.lowercased()
+        if exists && (isDirectory.boolValue || ImageSource.imageExtensions.contains(ext)) {
+            return try ImageSource(path: input, framesPerSecond: imageRate)
+        }
+        return try VideoFileSource(path: input, options: .init(realtime: realtime))
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import HeritageCore
+import HeritageLens
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run live on a camera, with a preview window when a display exists.",
+        discussion: """
+            Keys in the preview: q/Esc quit, s snapshot. Ctrl-C finalizes the outputs; a second
+            Ctrl-C exits at once.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Camera index (0) or device path (/dev/video0).", valueName: "camera"))
+    var camera: String = "0"
+
+    @Option(help: ArgumentHelp("Frame size to ask the camera for.", valueName: "WxH"))
+    var size: String = "640x480"
+
+    @Option(help: ArgumentHelp("Frame rate to ask the camera for.", valueName: "fps"))
+    var fps: Double = 30
+
+    @Option(help: "Capture backend: v4l2 (direct, driver timestamps) or opencv (OpenCV's VideoCapture).")
+    var backend: Backend = .v4l2
+
+    @Flag(help: "No preview window, even when a display exists.")
+    var noPreview = false
+
+    @OptionGroup var outputs: OutputOptions
+    @OptionGroup var options: RunOptions
+
+    enum Backend: String, ExpressibleByArgument, CaseIterable {
+        case v4l2, opencv
+    }
+
+    func validate() throws {
+        _ = try parsedSize()
+        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be between 0 and 1000") }
+    }
+
+    func parsedSize() throws -> Size {
+        let parts = size.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w),
+              (16...8192).contains(h) else {
+            throw ValidationError("--size must look like 640x480 (16 to 8192 each side)")
+        }
+        return Size(width: w, height: h)
+    }
+
+    func run() throws {
+        let logger = options.configureProcess()
+        do {
+            let path = CameraDevices.path(for: camera)
+            let requested = try parsedSize()
+            let grabber: FrameGrabber
+            switch backend {
+            case .v4l2:
+                let g = try V4L2Grabber(path: path, negotiator: CameraModeNegotiator(requestedSize: requested,
+                                                                                     requestedFramesPerSecond: fps))
+                logger.notice("camera \(path): \(g.mode)")
+                grabber = g
+            case .opencv:
+                grabber = try OpenCVCameraGrabber(path: path, requestedSize: requested, framesPerSecond: fps)
+            }
+            let source = LiveCameraSource(grabber: grabber)
+            let preview = !noPreview && PreviewWindow.displayAvailable
+            if !preview && outputs.output == nil && outputs.anchors == nil && outputs.metrics == nil {
+                logger.notice("no display and no outputs: nothing will be shown or written (add -o, --anchors or --metrics)")
+            }
+            try PipelineAssembly(source: source, outputs: outputs, run: options, preview: preview, logger: logger)
+                .execute()
+        } catch is ExitCodeInterrupted {
+            throw ExitCode(130)
+        } catch {
+            exitWithOneLine(error)
+        }
+    }
+}
