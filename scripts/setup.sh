@@ -7,10 +7,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: error: no 'swift' on PATH; install a Swift 6 toolchain for Linux (swift.org) and add its usr/bin to PATH" >&2
+  exit 1
+fi
+
 # Only what the bridge needs: the OpenCV module -dev packages the bridge links one by one
 # (libopencv-dev would add VTK, OpenMPI and tesseract for a pkg-config file we do not use),
 # dlib with its 68-point model, libv4l2, the cascades, BLAS/LAPACK link symlinks for dlib,
-# a CJK font for the card art, and ffmpeg's CLI-free runtime comes with libopencv-videoio.
+# and a CJK font for the card art. FFmpeg's libraries come with libopencv-videoio.
 PACKAGES=(
   libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev libopencv-videoio-dev
   libopencv-highgui-dev libopencv-features2d-dev libopencv-calib3d-dev libopencv-objdetect-dev

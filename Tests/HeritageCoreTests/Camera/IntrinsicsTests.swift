@@ -1,0 +1,27 @@
+import Testing
+@testable import HeritageCore
+
+@Suite struct IntrinsicsTests {
+    @Test func assumedIntrinsicsGiveTheStatedFieldOfView() {
+        let k = Intrinsics.assumed(for: Size(width: 640, height: 480), horizontalFieldOfViewDegrees: 62)
+        let halfAngle = _atan2(320, k.fx) * degreesPerRadian
+        #expect(abs(halfAngle * 2 - 62) < 1e-9)
+        #expect(k.cx == 320 && k.cy == 240 && k.fx == k.fy)
+        #expect(!k.hasDistortion)
+    }
+
+    @Test func scalingKeepsTheFieldOfView() {
+        let k = Intrinsics(fx: 800, fy: 805, cx: 639.5, cy: 359.5, distortion: [0.1, -0.2, 0, 0, 0.05],
+                           size: Size(width: 1280, height: 720), origin: "test")
+        let half = k.scaled(to: Size(width: 640, height: 360))
+        #expect(half.fx == 400 && abs(half.fy - 402.5) < 1e-12)
+        #expect(abs(half.cx - 319.5) < 1e-12 && abs(half.cy - 179.5) < 1e-12)
+        #expect(half.distortion == k.distortion)
+    }
+
+    @Test func shortDistortionIsPadded() {
+        let k = Intrinsics(fx: 1, fy: 1, cx: 0, cy: 0, distortion: [0.1, 0.2, 0.0, 0.0],
+                           size: Size(width: 2, height: 2), origin: "t")
+        #expect(k.distortion == [0.1, 0.2, 0, 0, 0])
+    }
+}

@@ -1,0 +1,81 @@
+import CBridge
+import Foundation
+import HeritageCore
+import Testing
+@testable import HeritageLens
+
+@Suite(.serialized) struct PipelineTests {
+    func lines(_ path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+    }
+
+    @Test(arguments: [("avi", "MJPG"), ("mp4", "avc1")])
+    func processingKeepsFrameCountSizeAndRate(ext: String, codec: String) throws {
+        let dir = TestPaths.scratch()
+        try GeneratedVideo.write(to: "\(dir)/in.\(ext)", frames: 36, fps: 24)
+        let source = try VideoFileSource(path: "\(dir)/in.\(ext)")
+        let video = try VideoFileSink(path: "\(dir)/out.\(ext)", size: source.size, framesPerSecond: source.framesPerSecond)
+        #expect(video.codec == codec)
+        let pipeline = Pipeline(source: source, stages: [GrayConversionStage()],
+                                sinks: [video, try AnchorsSink(path: "\(dir)/anchors.jsonl")],
+                                metrics: try MetricsSink(path: "\(dir)/metrics.jsonl"))
+        let summary = try pipeline.run()
+        #expect(summary.framesProcessed == 36)
+
+        let back = try VideoFileSource(path: "\(dir)/out.\(ext)")
+        #expect(back.size == Size(width: 320, height: 240))
+        #expect(abs(back.framesPerSecond - 24) < 0.01)
+        var n = 0
+        while let f = try back.nextFrame() {
+            let level = try f.image.mean(channel: 2, in: Rect(x: 0, y: 100, width: 320, height: 100))
+            #expect(abs(level - GeneratedVideo.level(n)) < 8, "frame \(n)")
+            n += 1
+        }
+        #expect(n == 36)
+
+        let anchors = try lines("\(dir)/anchors.jsonl")
+        #expect(anchors.count == 36)
+        #expect(anchors.map { $0["frame"] as! Int } == Array(0..<36))
+        #expect(abs((anchors[12]["t"] as! Double) - 0.5) < 1e-3)
+        #expect(anchors.allSatisfy { ($0["width"] as? Int) == 320 && ($0["faces"] as? [Any]) != nil })
+        let metrics = try lines("\(dir)/metrics.jsonl")
+        #expect(metrics.count == 36)
+        let stages = try #require(metrics[0]["stages"] as? [String: Double])
+        #expect(stages["capture"] != nil && stages["convert"] != nil && stages["sinks"] != nil)
+        #expect((metrics[0]["total_ms"] as? Double ?? -1) >= 0)
+    }
+
+    @Test func aStopRequestFinalizesWhatWasWritten() throws {
+        let dir = TestPaths.scratch()
+        try GeneratedVideo.write(to: "\(dir)/in.avi", frames: 60)
+        let source = try VideoFileSource(path: "\(dir)/in.avi")
+        let video = try VideoFileSink(path: "\(dir)/out.mp4", size: source.size, framesPerSecond: 25)
+        let pipeline = Pipeline(source: source, stages: [GrayConversionStage()],
+                                sinks: [video, try AnchorsSink(path: "\(dir)/a.jsonl")])
+        pipeline.onFrame = { m in if m.frame == 19 { cb_request_stop() } }
+        defer { cb_clear_stop() }
+        let summary = try pipeline.run()
+        cb_clear_stop()
+        #expect(summary.framesProcessed == 20)
+        #expect(summary.interrupted)
+        // The mp4 was finalized (its index written): it opens and holds the 20 frames.
+        let back = try VideoFileSource(path: "\(dir)/out.mp4")
+        var n = 0
+        while try back.nextFrame() != nil { n += 1 }
+        #expect(n == 20)
+        #expect(try lines("\(dir)/a.jsonl").count == 20)
+    }
+
+    @Test func outputPathsAreCheckedBeforeAnyWork() throws {
+        let dir = TestPaths.scratch()
+        #expect(throws: (any Error).self) {
+            try VideoFileSink(path: "\(dir)/missing/out.mp4", size: Size(width: 32, height: 32), framesPerSecond: 30)
+        }
+        #expect(throws: (any Error).self) {
+            try VideoFileSink(path: "\(dir)/out.gif", size: Size(width: 32, height: 32), framesPerSecond: 30)
+        }
+        #expect(throws: (any Error).self) { try AnchorsSink(path: dir) }
+    }
+}

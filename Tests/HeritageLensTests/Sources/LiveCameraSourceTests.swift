@@ -1,0 +1,57 @@
+import Foundation
+import HeritageCore
+import Testing
+@testable import HeritageLens
+
+/// A device stand-in for the capture thread's logic: frames at a set rate whose gray level is
+/// their sequence number, and an optional fault after some frames. (The V4L2 path itself is
+/// exercised by CameraDevicesTests against real device files.)
+final class ScriptedGrabber: FrameGrabber, @unchecked Sendable {
+    let name = "scripted"
+    let size = Size(width: 32, height: 24)
+    let framesPerSecond: Double
+    let failAfter: Int?
+    private var sequence = 0
+
+    init(framesPerSecond: Double, failAfter: Int? = nil) {
+        self.framesPerSecond = framesPerSecond
+        self.failAfter = failAfter
+    }
+
+    func grab(into image: Image, gray: Image, timeoutMilliseconds: Int) throws -> (capturedAt: UInt64, hasGray: Bool)? {
+        if let failAfter, sequence >= failAfter { throw SourceError.cameraLost(name) }
+        usleep(UInt32(1e6 / framesPerSecond))
+        try image.allocate(width: size.width, height: size.height, channels: 3)
+        let level = Double(sequence % 250)
+        try image.fill(blue: level, green: level, red: level)
+        sequence += 1
+        return (SystemClock().nanoseconds(), false)
+    }
+
+    func close() {}
+}
+
+@Suite struct LiveCameraSourceTests {
+    @Test func aSlowConsumerGetsTheNewestFrameAndDropsAreCounted() throws {
+        let source = LiveCameraSource(grabber: ScriptedGrabber(framesPerSecond: 200))
+        defer { source.close() }
+        var levels: [Double] = []
+        for _ in 0..<6 {
+            guard let frame = try source.nextFrame() else { break }
+            levels.append(try frame.image.mean(channel: 0, in: Rect(x: 0, y: 0, width: 32, height: 24)))
+            usleep(40_000)  // much slower than the camera
+        }
+        #expect(levels.count == 6)
+        // Each frame is several sequence numbers after the previous one: stale frames were skipped.
+        for (a, b) in zip(levels, levels.dropFirst()) { #expect(b - a >= 3) }
+        #expect(source.droppedFrameCount >= 15)
+    }
+
+    @Test func aFailingCameraIsReportedToTheReader() throws {
+        let source = LiveCameraSource(grabber: ScriptedGrabber(framesPerSecond: 200, failAfter: 3))
+        defer { source.close() }
+        #expect(throws: SourceError.cameraLost("scripted")) {
+            for _ in 0..<100 { _ = try source.nextFrame() }
+        }
+    }
+}

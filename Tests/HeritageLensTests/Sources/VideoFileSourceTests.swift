@@ -1,0 +1,67 @@
+import Foundation
+import HeritageCore
+import Testing
+@testable import HeritageLens
+
+@Suite struct VideoFileSourceTests {
+    @Test(arguments: ["avi", "mp4", "mkv"])
+    func everyFrameComesBackInOrderWithItsTime(ext: String) throws {
+        let dir = TestPaths.scratch()
+        let path = "\(dir)/in.\(ext)"
+        try GeneratedVideo.write(to: path, frames: 30, fps: 25)
+        let source = try VideoFileSource(path: path)
+        #expect(source.size == Size(width: 320, height: 240))
+        #expect(abs(source.framesPerSecond - 25) < 0.01)
+        var count = 0
+        while let frame = try source.nextFrame() {
+            #expect(frame.index == count)
+            #expect(abs(frame.time - Double(count) / 25) < 1e-3)
+            let measured = try frame.image.mean(channel: 1, in: Rect(x: 0, y: 100, width: 320, height: 100))
+            #expect(abs(measured - GeneratedVideo.level(count)) < 6, "frame \(count) level")
+            count += 1
+        }
+        #expect(count == 30)
+    }
+
+    @Test func missingEmptyDirectoryAndNonVideoInputsFailWithTheirOwnError() throws {
+        let dir = TestPaths.scratch()
+        #expect(throws: SourceError.fileNotFound("\(dir)/nope.mp4")) { try VideoFileSource(path: "\(dir)/nope.mp4") }
+        #expect(throws: SourceError.isDirectory(dir)) { try VideoFileSource(path: dir) }
+        FileManager.default.createFile(atPath: "\(dir)/empty.mp4", contents: Data())
+        #expect(throws: SourceError.emptyFile("\(dir)/empty.mp4")) { try VideoFileSource(path: "\(dir)/empty.mp4") }
+        FileManager.default.createFile(atPath: "\(dir)/text.mp4", contents: Data("not a video\n".utf8))
+        #expect {
+            try VideoFileSource(path: "\(dir)/text.mp4")
+        } throws: { error in
+            guard case SourceError.notAVideo(let p, _) = error else { return false }
+            return p == "\(dir)/text.mp4"
+        }
+    }
+
+    @Test func aTruncatedFileEndsEarlyWithoutCrashing() throws {
+        let dir = TestPaths.scratch()
+        let path = "\(dir)/cut.avi"
+        try GeneratedVideo.write(to: path, frames: 40)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        let source = try VideoFileSource(path: path)
+        var count = 0
+        while try source.nextFrame() != nil { count += 1 }
+        #expect(count > 5 && count < 40)
+    }
+
+    @Test func realtimePacingSkipsFramesThePipelineIsTooSlowFor() throws {
+        let dir = TestPaths.scratch()
+        let path = "\(dir)/paced.avi"
+        try GeneratedVideo.write(to: path, frames: 20, fps: 100)
+        let source = try VideoFileSource(path: path, options: .init(realtime: true))
+        var delivered = 0
+        while let frame = try source.nextFrame() {
+            #expect(frame.index == delivered)
+            delivered += 1
+            usleep(25_000)  // a 25 ms pipeline against 10 ms frames
+        }
+        #expect(delivered + source.droppedFrameCount == 20)
+        #expect(source.droppedFrameCount >= 8)
+    }
+}
