@@ -1,7 +1,6 @@
 // Drawing and warping onto BGR frames: what the sample generator and the renderer need.
 #include "internal.hpp"
 #include <opencv2/imgproc.hpp>
-#include <random>
 
 static cv::Scalar bgr(double b, double g, double r) { return cv::Scalar(b, g, r); }
 
@@ -141,15 +140,14 @@ int32_t cb_gaussian_blur(cb_image *img, int32_t ksize, double sigma) {
 
 int32_t cb_add_noise(cb_image *img, double sigma, uint64_t seed) {
     CB_GUARD(-1, {
-        // A private generator, so that the sample's noise does not depend on OpenCV's global RNG
-        // state (which detectors and RANSAC also draw from).
-        std::mt19937_64 rng(seed);
-        std::normal_distribution<float> dist(0.0f, float(sigma));
+        // A private generator, so that the noise does not depend on OpenCV's global RNG state
+        // (which detectors and RANSAC also draw from).
+        cv::RNG rng(seed);
         cv::Mat &m = img->mat;
-        for (int y = 0; y < m.rows; ++y) {
-            uchar *p = m.ptr<uchar>(y);
-            for (int x = 0; x < m.cols * m.channels(); ++x) p[x] = cv::saturate_cast<uchar>(p[x] + dist(rng));
-        }
+        thread_local cv::Mat noise;
+        noise.create(m.size(), CV_MAKETYPE(CV_16S, m.channels()));
+        rng.fill(noise, cv::RNG::NORMAL, 0.0, sigma);
+        cv::add(m, noise, m, cv::noArray(), m.type());
         return 0;
     })
 }

@@ -109,6 +109,50 @@ int32_t cb_image_resize(const cb_image *src, cb_image *dst, int32_t w, int32_t h
     })
 }
 
+int32_t cb_image_crop(const cb_image *src, cb_image *dst, int32_t x, int32_t y, int32_t w, int32_t h) {
+    CB_GUARD(-1, {
+        cv::Rect r = cv::Rect(x, y, w, h) & cv::Rect(0, 0, src->mat.cols, src->mat.rows);
+        if (r.area() == 0) {
+            cbridge::set_error("crop rectangle lies outside the image");
+            return -1;
+        }
+        src->mat(r).copyTo(dst->mat);
+        return 0;
+    })
+}
+
+int32_t cb_image_apply_light(cb_image *img, double gain_left, double gain_right, double offset) {
+    CB_GUARD(-1, {
+        cv::Mat &m = img->mat;
+        if (m.depth() != CV_8U) {
+            cbridge::set_error("lighting needs an 8-bit image");
+            return -1;
+        }
+        const int ch = m.channels();
+        std::vector<float> gain(m.cols);
+        for (int x = 0; x < m.cols; ++x)
+            gain[x] = float(gain_left + (gain_right - gain_left) * (m.cols > 1 ? double(x) / (m.cols - 1) : 0.0));
+        for (int y = 0; y < m.rows; ++y) {
+            uchar *p = m.ptr<uchar>(y);
+            for (int x = 0; x < m.cols; ++x)
+                for (int c = 0; c < ch; ++c) {
+                    if (ch == 4 && c == 3) continue;
+                    p[x * ch + c] = cv::saturate_cast<uchar>(p[x * ch + c] * gain[x] + offset);
+                }
+        }
+        return 0;
+    })
+}
+
+int32_t cb_image_jpeg_roundtrip(cb_image *img, int32_t quality) {
+    CB_GUARD(-1, {
+        std::vector<uchar> buffer;
+        cv::imencode(".jpg", img->mat, buffer, {cv::IMWRITE_JPEG_QUALITY, quality});
+        cv::imdecode(buffer, cv::IMREAD_UNCHANGED, &img->mat);
+        return 0;
+    })
+}
+
 double cb_image_mean_abs_diff(const cb_image *a, const cb_image *b) {
     CB_GUARD(-1.0, {
         if (a->mat.size() != b->mat.size() || a->mat.type() != b->mat.type()) {

@@ -3,7 +3,10 @@
 #include <atomic>
 #include <csignal>
 #include <opencv2/core/utils/logger.hpp>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <sched.h>
 #include <unistd.h>
 
 namespace cbridge {
@@ -35,6 +38,17 @@ const char *cb_opencv_version(void) { return CV_VERSION; }
 const char *cb_opencv_build_information(void) {
     static const std::string info = cv::getBuildInformation();
     return info.c_str();
+}
+
+int32_t cb_set_current_thread_idle(void) {
+    sched_param param{};
+    param.sched_priority = 0;
+    // On Linux, pid 0 with sched_setscheduler means the calling thread.
+    if (sched_setscheduler(0, SCHED_IDLE, &param) != 0) {
+        cbridge::set_error(std::string("sched_setscheduler(SCHED_IDLE): ") + std::strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 static volatile std::sig_atomic_t stop_count = 0;

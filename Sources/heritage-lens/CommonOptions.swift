@@ -60,6 +60,35 @@ struct RunOptions: ParsableArguments {
     }
 }
 
+/// How faces are found and followed.
+struct FaceOptions: ParsableArguments {
+    @Option(help: "Face detector: hog (dlib), lbp or haar (OpenCV cascades), or none to skip faces.")
+    var detector: DetectorChoice = .hog
+
+    @Option(help: ArgumentHelp("Smallest face to find, in pixels between the eye centres.", valueName: "px"))
+    var minEyeDistance: Double = 28
+
+    @Option(help: ArgumentHelp("Most faces tracked at once.", valueName: "n"))
+    var maxFaces: Int = 4
+
+    @Option(help: ArgumentHelp("Camera calibration (OpenCV YAML) for poses; default: Calibration/ lookup, else a 62° field of view.", valueName: "file"))
+    var calibration: String?
+
+    @Flag(help: "Draw landmarks, boxes, ids and pose axes on the output (a tracker check view).")
+    var drawAnchors = false
+
+    enum DetectorChoice: String, ExpressibleByArgument, CaseIterable {
+        case hog, lbp, haar, none
+    }
+
+    func validate() throws {
+        if !(minEyeDistance >= 8 && minEyeDistance <= 500) {
+            throw ValidationError("--min-eye-distance must be between 8 and 500 pixels")
+        }
+        if maxFaces < 1 || maxFaces > 16 { throw ValidationError("--max-faces must be between 1 and 16") }
+    }
+}
+
 extension TierSetting: ExpressibleByArgument {}
 
 /// A user-facing failure: printed as one line, exit status 1.

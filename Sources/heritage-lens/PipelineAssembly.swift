@@ -10,8 +10,53 @@ struct PipelineAssembly {
     let source: FrameSource
     let outputs: OutputOptions
     let run: RunOptions
+    let faces: FaceOptions
+    /// The camera's name for the calibration lookup (nil for files).
+    let cameraName: String?
+    /// Detection off the frame path (live input) or inline and deterministic (batch).
+    let backgroundDetection: Bool
     let preview: Bool
     let logger: Logger
+
+    func intrinsics() throws -> Intrinsics {
+        if let path = faces.calibration {
+            let found = try CalibrationFile.read(path).intrinsics
+            return found.size == source.size ? found : found.scaled(to: source.size)
+        }
+        if let cameraName {
+            return try CalibrationStore.standard.intrinsics(camera: cameraName, size: source.size, logger: logger)
+        }
+        let assumed = Intrinsics.assumed(for: source.size)
+        logger.info("calibration: none given for a file; \(assumed.origin) (use --calibration FILE)")
+        return assumed
+    }
+
+    func makeStages(intrinsics: Intrinsics) throws -> [FrameStage] {
+        var stages: [FrameStage] = [GrayConversionStage()]
+        if faces.detector != .none {
+            let detector: FaceDetector
+            switch faces.detector {
+            case .hog: detector = try HOGFaceDetector()
+            case .lbp, .haar:
+                let file = FaceModelFiles.cascades[faces.detector.rawValue]!
+                detector = try CascadeFaceDetector(path: FaceModelFiles.cascadeFolder + "/" + file)
+            case .none: fatalError("unreachable")
+            }
+            let predictor = try LandmarkPredictor()
+            let worker: FaceDetectionWorker = backgroundDetection
+                ? BackgroundDetectionWorker(detector: detector, predictor: predictor, minimumEyeDistance: faces.minEyeDistance)
+                : InlineDetectionWorker(detector: detector, predictor: predictor, minimumEyeDistance: faces.minEyeDistance)
+            var options = FaceTracker.Options()
+            options.minimumEyeDistance = faces.minEyeDistance
+            options.maximumFaces = faces.maxFaces
+            let tracker = FaceTracker(predictor: predictor, worker: worker, options: options)
+            stages += [FaceDetectionStage(tracker: tracker),
+                       FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection),
+                       FacePoseStage(intrinsics: intrinsics)]
+        }
+        if faces.drawAnchors { stages.append(AnchorOverlayStage(intrinsics: intrinsics)) }
+        return stages
+    }
 
     func execute() throws {
         var sinks: [FrameSink] = []
@@ -37,7 +82,15 @@ struct PipelineAssembly {
             sinks.append(w)
             window = w
         }
-        let stages: [FrameStage] = [GrayConversionStage()]
+        let intrinsics = try intrinsics()
+        let stages: [FrameStage]
+        do {
+            stages = try makeStages(intrinsics: intrinsics)
+        } catch {
+            for sink in sinks { try? sink.finish() }
+            try? metrics?.finish()
+            throw error
+        }
         let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, metrics: metrics,
                                 options: .init(tier: run.tier == .high ? .high : .low, frameLimit: run.frames))
         window?.onKey = { [weak pipeline, weak snapshots] key in

@@ -25,6 +25,7 @@ struct Process: ParsableCommand {
     @Flag(help: "Show the preview window while processing (needs a display).")
     var preview = false
 
+    @OptionGroup var faces: FaceOptions
     @OptionGroup var outputs: OutputOptions
     @OptionGroup var options: RunOptions
 
@@ -39,7 +40,8 @@ struct Process: ParsableCommand {
             if preview && !PreviewWindow.displayAvailable {
                 throw CommandFailure("--preview: no display (DISPLAY is unset); drop --preview or run under X11/Wayland")
             }
-            try PipelineAssembly(source: source, outputs: outputs, run: options, preview: preview, logger: logger)
+            try PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cameraName: nil,
+                                 backgroundDetection: realtime, preview: preview, logger: logger)
                 .execute()
         } catch is ExitCodeInterrupted {
             throw ExitCode(130)

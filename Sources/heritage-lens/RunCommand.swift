@@ -27,6 +27,7 @@ struct Run: ParsableCommand {
     @Flag(help: "No preview window, even when a display exists.")
     var noPreview = false
 
+    @OptionGroup var faces: FaceOptions
     @OptionGroup var outputs: OutputOptions
     @OptionGroup var options: RunOptions
 
@@ -54,6 +55,8 @@ struct Run: ParsableCommand {
             let path = CameraDevices.path(for: camera)
             let requested = try parsedSize()
             let grabber: FrameGrabber
+            var cameraName = path
+            if let device = try? CameraDevices.query(path) { cameraName = device.card }
             switch backend {
             case .v4l2:
                 let g = try V4L2Grabber(path: path, negotiator: CameraModeNegotiator(requestedSize: requested,
@@ -68,7 +71,8 @@ struct Run: ParsableCommand {
             if !preview && outputs.output == nil && outputs.anchors == nil && outputs.metrics == nil {
                 logger.notice("no display and no outputs: nothing will be shown or written (add -o, --anchors or --metrics)")
             }
-            try PipelineAssembly(source: source, outputs: outputs, run: options, preview: preview, logger: logger)
+            try PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cameraName: cameraName,
+                                 backgroundDetection: true, preview: preview, logger: logger)
                 .execute()
         } catch is ExitCodeInterrupted {
             throw ExitCode(130)

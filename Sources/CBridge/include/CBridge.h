@@ -29,6 +29,10 @@ const char *cb_opencv_version(void);
 /** OpenCV's getBuildInformation(); the pointer stays valid for the process's life. */
 const char *cb_opencv_build_information(void);
 
+/** Makes the calling thread run only when no normal thread wants the CPU (SCHED_IDLE), so
+ *  background detection uses the time between frames and never delays a frame. 0 ok, -1 fail. */
+int32_t cb_set_current_thread_idle(void);
+
 /* SIGINT/SIGTERM: the first sets a flag the pipeline polls to finish cleanly; a second one exits
  * at once with status 130. */
 void cb_install_stop_handlers(void);
@@ -66,6 +70,13 @@ int32_t cb_image_write(const cb_image *img, const char *path);
 int32_t cb_image_to_gray(const cb_image *src, cb_image *dst);
 /** interp: 0 nearest, 1 linear, 3 area. */
 int32_t cb_image_resize(const cb_image *src, cb_image *dst, int32_t w, int32_t h, int32_t interp);
+/** dst = the rectangle of src (clipped), copied. */
+int32_t cb_image_crop(const cb_image *src, cb_image *dst, int32_t x, int32_t y, int32_t w, int32_t h);
+/** In place: value * gain + offset, where gain runs linearly from gain_left at the left edge to
+ *  gain_right at the right edge (lighting for test scenes). */
+int32_t cb_image_apply_light(cb_image *img, double gain_left, double gain_right, double offset);
+/** In place: JPEG-encodes at `quality` (1-100) and decodes again. */
+int32_t cb_image_jpeg_roundtrip(cb_image *img, int32_t quality);
 /** Mean absolute difference per channel value between two images of one shape (tests, checks). */
 double cb_image_mean_abs_diff(const cb_image *a, const cb_image *b);
 /** Mean of channel c inside a rectangle (clipped to the image). */

@@ -35,7 +35,11 @@ public struct OneEuroFilter: Sendable {
     }
 
     /// Filters `value` sampled at `time` seconds; the first sample passes through unchanged.
-    public mutating func filter(_ value: Double, at time: Double) -> Double {
+    ///
+    /// `unit` is the size the speed is measured against (a face's eye distance in pixels): the
+    /// cutoff rises with speed in units per second, so one setting behaves the same for a near
+    /// and a far face.
+    public mutating func filter(_ value: Double, at time: Double, unit: Double = 1) -> Double {
         guard let last = previous, let lastTime = previousTime, time > lastTime else {
             if previous == nil {
                 previous = value
@@ -49,7 +53,7 @@ public struct OneEuroFilter: Sendable {
         let derivative = (value - last) / dt
         let aD = Self.smoothingFactor(cutoff: options.derivativeCutoff, interval: dt)
         let smoothedDerivative = previousDerivative + aD * (derivative - previousDerivative)
-        let cutoff = options.minCutoff + options.beta * abs(smoothedDerivative)
+        let cutoff = options.minCutoff + options.beta * abs(smoothedDerivative) / unit
         let a = Self.smoothingFactor(cutoff: cutoff, interval: dt)
         let result = last + a * (value - last)
         previous = result
@@ -76,10 +80,10 @@ public struct OneEuroVectorFilter: Sendable {
 
     public var count: Int { filters.count }
 
-    public mutating func filter(_ values: [Double], at time: Double) -> [Double] {
+    public mutating func filter(_ values: [Double], at time: Double, unit: Double = 1) -> [Double] {
         precondition(values.count == filters.count, "vector length changed")
         var out = values
-        for i in values.indices { out[i] = filters[i].filter(values[i], at: time) }
+        for i in values.indices { out[i] = filters[i].filter(values[i], at: time, unit: unit) }
         return out
     }
 

@@ -7,17 +7,21 @@ public struct FrameMetrics: Sendable {
     public var totalMilliseconds: Double
     /// Stage durations in pipeline order.
     public var stages: [(name: String, milliseconds: Double)]
-    /// Events worth a field of their own (a tier switch, detection work done off the frame path).
+    /// Events worth a field of their own (a tier switch).
     public var events: [(name: String, value: String)]
+    /// Work done off the frame path (detection in idle time), reported apart from the stages.
+    public var background: [(name: String, milliseconds: Double)]
 
     public init(frame: Int, time: Double, tier: String, totalMilliseconds: Double,
-                stages: [(name: String, milliseconds: Double)], events: [(name: String, value: String)] = []) {
+                stages: [(name: String, milliseconds: Double)], events: [(name: String, value: String)] = [],
+                background: [(name: String, milliseconds: Double)] = []) {
         self.frame = frame
         self.time = time
         self.tier = tier
         self.totalMilliseconds = totalMilliseconds
         self.stages = stages
         self.events = events
+        self.background = background
     }
 
     public func milliseconds(of stage: String) -> Double? {
@@ -36,6 +40,13 @@ public struct FrameMetrics: Sendable {
             j.key(stage.name); j.number(stage.milliseconds, decimals: 3)
         }
         j.raw("}")
+        if !background.isEmpty {
+            j.key("background_ms"); j.raw("{")
+            for item in background {
+                j.key(item.name); j.number(item.milliseconds, decimals: 3)
+            }
+            j.raw("}")
+        }
         for event in events {
             j.key(event.name); j.string(event.value)
         }

@@ -74,6 +74,25 @@ public final class Image: @unchecked Sendable {
         try check(cb_image_resize(raw, other.raw, Int32(width), Int32(height), interpolation.rawValue), "resize image")
     }
 
+    /// A copy of the rectangle `rect` (clipped to the image).
+    public func cropped(to rect: Rect) throws -> Image {
+        let out = Image()
+        try check(cb_image_crop(raw, out.raw, Int32(rect.x.rounded(.down)), Int32(rect.y.rounded(.down)),
+                                Int32(rect.width.rounded(.up)), Int32(rect.height.rounded(.up))), "crop image")
+        return out
+    }
+
+    /// Multiplies values by a gain that runs from `gainLeft` to `gainRight` across the image, then
+    /// adds `offset` (dim, bright and side-lit test scenes).
+    public func applyLight(gainLeft: Double, gainRight: Double, offset: Double = 0) throws {
+        try check(cb_image_apply_light(raw, gainLeft, gainRight, offset), "apply light")
+    }
+
+    /// JPEG-compresses and decompresses in place.
+    public func jpegRoundTrip(quality: Int) throws {
+        try check(cb_image_jpeg_roundtrip(raw, Int32(quality)), "JPEG round trip")
+    }
+
     /// Mean absolute difference per sample with another image of the same shape.
     public func meanAbsoluteDifference(to other: Image) throws -> Double {
         let d = cb_image_mean_abs_diff(raw, other.raw)

@@ -10,6 +10,8 @@ public struct FrameWork {
     public var tier: Tier
     /// Extra fields for this frame's metrics line.
     public var events: [(name: String, value: String)] = []
+    /// Work done off the frame path whose results arrived with this frame (ms of CPU).
+    public var background: [(name: String, milliseconds: Double)] = []
 }
 
 /// One step from a frame to its output. Stages transform `FrameWork`; the pipeline times them at

@@ -83,7 +83,8 @@ public final class Pipeline {
                 for sink in sinks { try sink.write(processed) }
                 timer.mark("sinks")
                 let line = FrameMetrics(frame: frame.index, time: frame.time, tier: work.tier.rawValue,
-                                        totalMilliseconds: total, stages: timer.stages, events: work.events)
+                                        totalMilliseconds: total, stages: timer.stages, events: work.events,
+                                        background: work.background)
                 try metrics?.write(line)
                 summary.framesProcessed += 1
                 onFrame?(line)

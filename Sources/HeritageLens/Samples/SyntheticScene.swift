@@ -21,10 +21,13 @@ public final class SyntheticScene {
     public struct Effects {
         public var noiseSigma = 0.0
         public var blurSigma = 0.0
+        /// JPEG quality of a compression round trip, or nil for none.
+        public var jpegQuality: Int?
 
-        public init(noiseSigma: Double = 0, blurSigma: Double = 0) {
+        public init(noiseSigma: Double = 0, blurSigma: Double = 0, jpegQuality: Int? = nil) {
             self.noiseSigma = noiseSigma
             self.blurSigma = blurSigma
+            self.jpegQuality = jpegQuality
         }
     }
 
@@ -55,6 +58,7 @@ public final class SyntheticScene {
         if effects.noiseSigma > 0 {
             try output.addNoise(sigma: effects.noiseSigma, seed: seed &* 1_000_003 &+ UInt64(index))
         }
+        if let q = effects.jpegQuality { try output.jpegRoundTrip(quality: q) }
     }
 
     /// A plausible indoor backdrop: a warm wall gradient with soft, non-repeating shapes, so that

@@ -1,0 +1,61 @@
+/// Decides when face detection runs, by frame count: a full search for new faces, and a check of
+/// each track against the detector (so a track that slid onto the background is dropped).
+///
+/// Counting frames rather than time keeps `process` deterministic; the live path runs the same
+/// jobs on a background thread in idle time.
+public struct DetectionSchedule: Sendable {
+    public struct Options: Hashable, Sendable {
+        /// Frames between full searches while no face is tracked.
+        public var searchInterval = 2
+        /// Frames between full searches while faces are tracked (to find new ones).
+        public var refreshInterval = 15
+        /// Frames between re-detections around each track.
+        public var verifyInterval = 10
+
+        public init(searchInterval: Int = 2, refreshInterval: Int = 15, verifyInterval: Int = 10) {
+            self.searchInterval = searchInterval
+            self.refreshInterval = refreshInterval
+            self.verifyInterval = verifyInterval
+        }
+    }
+
+    public var options: Options
+    private var lastSearch: Int?
+    private var lastVerify: [Int: Int] = [:]
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Whether a full-frame search is due at `frame` given how many faces are tracked.
+    public mutating func searchDue(at frame: Int, trackedFaces: Int) -> Bool {
+        let interval = trackedFaces == 0 ? options.searchInterval : options.refreshInterval
+        guard let last = lastSearch else {
+            lastSearch = frame
+            return true
+        }
+        if frame - last >= interval {
+            lastSearch = frame
+            return true
+        }
+        return false
+    }
+
+    /// Tracks (by id) whose re-detection is due at `frame`; new ids start their count now.
+    public mutating func verificationsDue(at frame: Int, trackIDs: [Int]) -> [Int] {
+        var due: [Int] = []
+        let live = Set(trackIDs)
+        lastVerify = lastVerify.filter { live.contains($0.key) }
+        for id in trackIDs {
+            guard let last = lastVerify[id] else {
+                lastVerify[id] = frame
+                continue
+            }
+            if frame - last >= options.verifyInterval {
+                lastVerify[id] = frame
+                due.append(id)
+            }
+        }
+        return due
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Where the face models live on a Debian system, and what to install when they are missing.
+public enum FaceModelFiles {
+    public static let landmarks68 = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
+    public static let cascadeFolder = "/usr/share/opencv4"
+
+    /// OpenCV cascades by short name.
+    public static let cascades: [String: String] = [
+        "lbp": "lbpcascades/lbpcascade_frontalface_improved.xml",
+        "haar": "haarcascades/haarcascade_frontalface_default.xml",
+        "haar-alt2": "haarcascades/haarcascade_frontalface_alt2.xml",
+    ]
+}
+
+/// A model file that is missing or unusable, with the Debian package that provides it.
+public struct ModelFileError: Error, CustomStringConvertible {
+    public let path: String
+    public let package: String
+    public let reason: String
+
+    public var description: String {
+        "\(path): \(reason); install it with 'sudo apt-get install \(package)' (or run scripts/setup.sh)"
+    }
+}

@@ -1,0 +1,230 @@
+import HeritageCore
+import Logging
+
+/// Faces from frame to frame: detection finds them, landmarks follow them.
+///
+/// A tracked face costs one landmark fit per frame: the next frame's fit is placed from the
+/// previous landmarks (centre, size and roll, the way MediaPipe crops its face mesh from the last
+/// landmarks), not from a detection. Detection runs only as scheduled (`DetectionSchedule`) to find
+/// new faces and to re-confirm tracks, through a `FaceDetectionWorker` that may run off the frame
+/// path. A track is confirmed after `confirmAfter` plausible fits, survives `maximumMisses`
+/// implausible ones, is dropped when re-detection around it fails twice, and its id comes back if
+/// the face is found again near where it was lost within `lostMemory` seconds.
+public final class FaceTracker {
+    public struct Options {
+        /// Smallest face to find, in pixels between the eye centres.
+        public var minimumEyeDistance = 28.0
+        public var maximumFaces = 4
+        /// Detector score a search detection needs to start a track (dlib's SVM margin; real
+        /// faces score about 0.5-2, look-alikes such as badges and animal faces about 0-0.2).
+        public var detectionThreshold = 0.25
+        /// Plausible fits before a new track's anchors are published.
+        public var confirmAfter = 2
+        /// Consecutive implausible fits a track survives (the face is absent from those frames).
+        public var maximumMisses = 2
+        /// Failed re-detections in a row that drop a track.
+        public var failedVerificationsToDrop = 2
+        /// How long a lost track's id can be reclaimed.
+        public var lostMemory = 1.0
+        public var schedule = DetectionSchedule.Options()
+        public var plausibility = LandmarkPlausibility.Options()
+        /// Landmark smoothing; `beta` is per eye distance per second.
+        public var smoothing = OneEuroFilter.Options(minCutoff: 1.2, beta: 6, derivativeCutoff: 1.0)
+
+        public init() {}
+    }
+
+    struct Track {
+        let id: Int
+        var landmarks: [Point2]
+        var previousCentre: Point2?
+        var filter: OneEuroVectorFilter
+        var smoothed: [Point2]
+        var hits = 0
+        var misses = 0
+        var failedVerifications = 0
+        var confirmed = false
+        var visible = true
+        var lastSeen: Double
+
+        var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
+    }
+
+    struct LostTrack {
+        let id: Int
+        let box: Rect
+        let time: Double
+    }
+
+    public let options: Options
+    private let predictor: LandmarkPredictor
+    private let worker: FaceDetectionWorker
+    private let plausibility: LandmarkPlausibility
+    private var schedule: DetectionSchedule
+    private var tracks: [Track] = []
+    private var lost: [LostTrack] = []
+    private var nextID = 1
+    private var frameSize = Size(width: 0, height: 0)
+    /// Share of the last frame's motion assumed to continue.
+    let motionPrediction = 0.5
+    private let logger = Logger(label: "heritage-lens.faces")
+    /// CPU ms of detection work whose results arrived this frame, by job kind.
+    public private(set) var detectionMilliseconds = 0.0
+
+    public init(predictor: LandmarkPredictor, worker: FaceDetectionWorker, options: Options = Options()) {
+        self.predictor = predictor
+        self.worker = worker
+        self.options = options
+        plausibility = LandmarkPlausibility(options: options.plausibility)
+        schedule = DetectionSchedule(options: options.schedule)
+    }
+
+    /// Ids of the tracks in progress (confirmed or not).
+    public var trackIDs: [Int] { tracks.map(\.id) }
+
+    /// Hands the detection jobs due at this frame to the worker. With an inline worker they run
+    /// here; with a background worker this returns at once.
+    public func scheduleDetection(on gray: Image, frameIndex: Int) throws {
+        var jobs: [FaceDetectionJob] = []
+        if schedule.searchDue(at: frameIndex, trackedFaces: tracks.count) { jobs.append(.search) }
+        for id in schedule.verificationsDue(at: frameIndex, trackIDs: tracks.map(\.id)) {
+            guard let t = tracks.first(where: { $0.id == id }) else { continue }
+            let box = t.frame.detectorBox
+            let side = box.width * 1.8
+            jobs.append(.verify(trackID: id, region: Rect(x: box.centre.x - side / 2, y: box.centre.y - side / 2,
+                                                           width: side, height: side)))
+        }
+        guard !jobs.isEmpty, !worker.isBusy else { return }
+        try worker.submit(jobs, gray: gray, frameIndex: frameIndex)
+    }
+
+    /// Follows the tracked faces into this frame, takes in finished detections, and returns the
+    /// confirmed faces found in it (landmarks smoothed; pose is the pose stage's).
+    public func update(with gray: Image, frameIndex: Int, time: Double) throws -> [FaceAnchor] {
+        frameSize = gray.size
+        // 1. Follow every visible track with one landmark fit placed from its last landmarks.
+        for i in tracks.indices {
+            try follow(&tracks[i], gray: gray, time: time)
+        }
+        // 2. Detection results: confirm tracks, start new ones, drop tracks nobody can see.
+        detectionMilliseconds = 0
+        for result in worker.collect() {
+            detectionMilliseconds += result.milliseconds
+            try take(result, gray: gray, stale: result.frameIndex < frameIndex, time: time)
+        }
+        // 3. Lose tracks that missed too often; forget old losses; remove duplicates.
+        tracks.removeAll { t in
+            let drop = t.misses > options.maximumMisses || t.failedVerifications >= options.failedVerificationsToDrop
+            if drop { lost.append(LostTrack(id: t.id, box: t.frame.detectorBox, time: time)) }
+            return drop
+        }
+        lost.removeAll { time - $0.time > options.lostMemory }
+        removeDuplicates()
+        // 4. Publish confirmed, visible faces, smoothed.
+        var anchors: [FaceAnchor] = []
+        for i in tracks.indices where tracks[i].confirmed && tracks[i].visible {
+            let t = tracks[i]
+            anchors.append(FaceAnchor(id: t.id, boundingBox: Rect(bounding: t.smoothed), landmarks: t.smoothed, pose: nil))
+        }
+        return anchors.sorted { $0.id < $1.id }
+    }
+
+    private func follow(_ t: inout Track, gray: Image, time: Double) throws {
+        let f = t.frame
+        var centre = f.detectorBoxCentre
+        // The last frame's motion ahead: fast moves stay inside the fit's box, and a wrong guess
+        // costs little since the fit recentres on the face.
+        if let previous = t.previousCentre { centre = centre + (f.eyeMidpoint - previous) * motionPrediction }
+        let fitted = try predictor.fit(in: gray, centre: centre, side: f.detectorBoxSide, roll: f.roll)
+        t.previousCentre = f.eyeMidpoint
+        if plausibility.check(fitted, previous: t.landmarks) == .plausible, mostlyInside(fitted) {
+            accept(fitted, into: &t, time: time)
+        } else {
+            t.misses += 1
+            t.visible = false
+        }
+    }
+
+    /// A face leaving the frame is lost once a third of its points are outside: the predictor
+    /// would otherwise keep a plausible face shape pinned to the edge.
+    private func mostlyInside(_ points: [Point2]) -> Bool {
+        let w = Double(frameSize.width), h = Double(frameSize.height)
+        let outside = points.filter { $0.x < 0 || $0.y < 0 || $0.x >= w || $0.y >= h }.count
+        return outside * 3 < points.count
+    }
+
+    private func accept(_ points: [Point2], into t: inout Track, time: Double) {
+        t.landmarks = points
+        t.misses = 0
+        t.visible = true
+        t.hits += 1
+        t.lastSeen = time
+        if t.hits >= options.confirmAfter { t.confirmed = true }
+        let unit = FaceFrame(landmarks: points).eyeDistance
+        let flat = t.filter.filter(points.flatMap { [$0.x, $0.y] }, at: time, unit: unit)
+        t.smoothed = (0..<68).map { Point2(flat[2 * $0], flat[2 * $0 + 1]) }
+    }
+
+    private func take(_ result: FaceDetectionResult, gray: Image, stale: Bool, time: Double) throws {
+        switch result.job {
+        case .verify(let id, _):
+            guard let i = tracks.firstIndex(where: { $0.id == id }) else { return }
+            let box = tracks[i].frame.detectorBox
+            if result.detections.contains(where: { $0.box.iou(box) > 0.2 }) {
+                tracks[i].failedVerifications = 0
+            } else {
+                tracks[i].failedVerifications += 1
+            }
+        case .search:
+            for detection in result.detections.sorted(by: { $0.score > $1.score }) {
+                if let i = tracks.firstIndex(where: { $0.frame.detectorBox.iou(detection.box) > 0.25 }) {
+                    tracks[i].failedVerifications = 0
+                        continue
+                }
+                guard tracks.count < options.maximumFaces, detection.score >= options.detectionThreshold else { continue }
+                try start(from: detection, gray: gray, stale: stale, time: time)
+            }
+        }
+    }
+
+    private func start(from detection: FaceDetection, gray: Image, stale: Bool, time: Double) throws {
+        logger.debug("detection \(detection.box) score \(detection.score)")
+        var fitted = try detection.landmarks ?? predictor.fit(in: gray, box: detection.box)
+        if stale {
+            // Found on an earlier frame (background worker): follow it into this one, as a track would.
+            let f = FaceFrame(landmarks: fitted)
+            fitted = try predictor.fit(in: gray, centre: f.detectorBoxCentre, side: f.detectorBoxSide, roll: f.roll)
+        }
+        guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
+        // A face found again where one was just lost keeps its id.
+        let box = FaceFrame(landmarks: fitted).detectorBox
+        var id: Int
+        var confirmed = false
+        if let j = lost.firstIndex(where: { $0.box.iou(box) > 0.2 || $0.box.centre.distance(to: box.centre) < $0.box.width * 0.5 }) {
+            id = lost[j].id
+            lost.remove(at: j)
+            confirmed = true
+        } else {
+            id = nextID
+            nextID += 1
+        }
+        var track = Track(id: id, landmarks: fitted,
+                          filter: OneEuroVectorFilter(count: 136, options: options.smoothing),
+                          smoothed: fitted, lastSeen: time)
+        accept(fitted, into: &track, time: time)
+        track.confirmed = track.confirmed || confirmed
+        tracks.append(track)
+    }
+
+    /// Two tracks on one face (a re-detection that slipped past association): keep the older.
+    private func removeDuplicates() {
+        var keep: [Track] = []
+        for t in tracks.sorted(by: { $0.id < $1.id }) {
+            let box = t.frame.detectorBox
+            if !keep.contains(where: { $0.frame.detectorBox.iou(box) > 0.4 }) { keep.append(t) }
+        }
+        tracks = keep
+    }
+
+    public func finish() { worker.finish() }
+}

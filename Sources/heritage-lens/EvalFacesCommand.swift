@@ -1,0 +1,171 @@
+import ArgumentParser
+import CBridge
+import Foundation
+import HeritageCore
+import HeritageLens
+
+struct EvalFaces: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval-faces",
+        abstract: "Measure the face pipeline on sequences built from annotated photos.",
+        discussion: """
+            Builds the sequences (still, motion with roll ±30° and scale 0.6-1.6, degraded, dark,
+            backlit, side-lit, three and four faces, no face, entering and leaving) from dlib-format
+            landmark XML files, runs the real pipeline on each and prints recall, false positives,
+            landmark error, still-face jitter, track continuity, time to first anchor and the face
+            stages' latency. For the weak-hardware figures run it as
+              taskset -c 1 .build/release/heritage-lens eval-faces
+            """
+    )
+
+    @Option(help: ArgumentHelp("Folder with dlib landmark XML files and their photos.", valueName: "dir"))
+    var faces: String = "../shared/data/faces"
+
+    @Option(help: ArgumentHelp("A non-face picture for the no-face sequence.", valueName: "file"))
+    var distractor: String = "Samples/debian/chelsea.png"
+
+    @Flag(help: "Run detection on a background thread in idle time, frames paced at 30 fps (as live runs do) instead of inline.")
+    var backgroundDetection = false
+
+    @Option(help: ArgumentHelp("Write the figures as JSON.", valueName: "file"))
+    var json: String?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only these sequences.", valueName: "name"))
+    var only: [String] = []
+
+    @Option(help: ArgumentHelp("Also write each sequence as <dir>/<name>.mp4 with the anchors drawn.", valueName: "dir"))
+    var videos: String?
+
+    @OptionGroup var options: RunOptions
+
+    func run() throws {
+        _ = options.configureProcess()
+        do {
+            let xmls = ((try? FileManager.default.contentsOfDirectory(atPath: faces)) ?? [])
+                .filter { $0.hasSuffix(".xml") }.sorted().map { (faces as NSString).appendingPathComponent($0) }
+            guard !xmls.isEmpty else {
+                throw CommandFailure("\(faces): no landmark XML files; pass --faces DIR (shared/data/faces holds 43 annotated faces)")
+            }
+            let annotated = try AnnotatedFaces.load(xmls)
+            let sequences = try FaceSequenceBuilder(faces: annotated, distractorPath: distractor).build()
+            let detector = try HOGFaceDetector()
+            let predictor = try LandmarkPredictor()
+            var scores: [FaceSequenceScore] = []
+            FileHandle.standardError.write(Data("evaluating \(sequences.count) sequences from \(annotated.count) annotated faces\n".utf8))
+            for sequence in sequences where only.isEmpty || only.contains(sequence.name) {
+                let worker: FaceDetectionWorker = backgroundDetection
+                    ? BackgroundDetectionWorker(detector: detector, predictor: predictor, minimumEyeDistance: 28)
+                    : InlineDetectionWorker(detector: detector, predictor: predictor, minimumEyeDistance: 28)
+                let tracker = FaceTracker(predictor: predictor, worker: worker)
+                let source = try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
+                                             paced: backgroundDetection)
+                let collector = AnchorCollector()
+                let intrinsics = Intrinsics.assumed(for: sequence.scene.size)
+                var stages: [FrameStage] = [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
+                                            FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection),
+                                            FacePoseStage(intrinsics: intrinsics)]
+                var sinks: [FrameSink] = [collector]
+                if let videos {
+                    stages.append(AnchorOverlayStage(intrinsics: intrinsics))
+                    sinks.append(try VideoFileSink(path: "\(videos)/\(sequence.name).mp4", size: sequence.scene.size,
+                                                   framesPerSecond: 30))
+                }
+                let pipeline = Pipeline(source: source, stages: stages, sinks: sinks)
+                var stageTimes: [Double] = []
+                pipeline.onFrame = { m in
+                    stageTimes.append(["face_detect", "faces", "pose"].compactMap { m.milliseconds(of: $0) }.reduce(0, +))
+                }
+                _ = try pipeline.run()
+                var score = FaceEvaluation.score(sequence, anchors: collector.frames)
+                score.faceStageMilliseconds = stageTimes
+                scores.append(score)
+                FileHandle.standardError.write(Data("  \(sequence.name): done\n".utf8))
+            }
+            print(FaceReport(scores: scores).table)
+            if let json { try FaceReport(scores: scores).json.write(toFile: json, atomically: true, encoding: .utf8) }
+        } catch {
+            exitWithOneLine(error)
+        }
+    }
+}
+
+/// The evaluation's figures as a table and as JSON.
+struct FaceReport {
+    let scores: [FaceSequenceScore]
+
+    var errors: Percentiles { Percentiles(scores.flatMap(\.landmarkErrors)) }
+    var recall: Double {
+        let truth = scores.map(\.truthFaceFrames).reduce(0, +)
+        return truth > 0 ? Double(scores.map(\.matchedFaceFrames).reduce(0, +)) / Double(truth) : 1
+    }
+    var frames: Int { scores.map(\.frames).reduce(0, +) }
+    var falsePositivesPer1000: Double { Double(scores.map(\.falsePositives).reduce(0, +)) * 1000 / Double(max(1, frames)) }
+    var over8: Double {
+        let all = scores.flatMap(\.landmarkErrors)
+        return all.isEmpty ? 0 : Double(all.filter { $0 > 0.08 }.count) / Double(all.count)
+    }
+    var continuity: Double {
+        let pairs = scores.map(\.continuityPairs).reduce(0, +)
+        return pairs > 0 ? Double(scores.map(\.continuousPairs).reduce(0, +)) / Double(pairs) : 1
+    }
+
+    func f(_ v: Double?, _ digits: Int = 2) -> String { v.map { String(format: "%.\(digits)f", $0) } ?? "-" }
+
+    /// Columns padded to the widths of the header.
+    func row(_ cells: [String]) -> String {
+        let widths = [12, 7, 7, 4, 9, 7, 7, 8, 8, 12]
+        return zip(cells, widths).enumerated().map { i, c in
+            let pad = String(repeating: " ", count: max(0, c.1 - c.0.count))
+            return i == 0 ? c.0 + pad : pad + c.0
+        }.joined(separator: " ")
+    }
+
+    var table: String {
+        var lines = [row(["sequence", "frames", "recall", "FP", "err mean", "err>8%", "jitter", "contin.", "acquire",
+                          "p50/p99 ms"])]
+        for s in scores {
+            let e = Percentiles(s.landmarkErrors)
+            let over = s.landmarkErrors.isEmpty ? 0 : Double(s.landmarkErrors.filter { $0 > 0.08 }.count) / Double(s.landmarkErrors.count)
+            let t = Percentiles(s.faceStageMilliseconds)
+            let acquire = s.framesToFirstAnchor.max().map { "\(Int((Double($0) * 1000 / 30).rounded())) ms" } ?? "-"
+            let cont = s.continuityPairs > 0 ? Double(s.continuousPairs) / Double(s.continuityPairs) : nil
+            lines.append(row([s.name, "\(s.frames)", f(s.recall, 3), "\(s.falsePositives)",
+                              f(e.mean.map { $0 * 100 }) + "%", f(over * 100, 1) + "%", f(s.jitterPixels),
+                              f(cont.map { $0 * 100 }, 1), acquire, f(t.median) + "/" + f(t.value(at: 99))]))
+        }
+        lines.append("")
+        lines.append("recall \(f(recall, 3)) (target >= 0.95); false positives \(f(falsePositivesPer1000, 2)) per 1000 frames (<= 1)")
+        lines.append("landmark error mean \(f(errors.mean.map { $0 * 100 }))% of outer-eye distance (<= 3.5%), \(f(over8 * 100, 1))% of faces above 8% (<= 5%)")
+        lines.append("still-face jitter \(f(scores.compactMap(\.jitterPixels).max())) px RMS (<= 0.3); continuity \(f(continuity * 100, 2))% of frame pairs (>= 99%)")
+        return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+        var j = JSONLineBuilder()
+        j.raw("{")
+        j.key("recall"); j.number(recall, decimals: 4)
+        j.key("false_positives_per_1000_frames"); j.number(falsePositivesPer1000, decimals: 3)
+        j.key("landmark_error_mean"); j.number(errors.mean ?? .nan, decimals: 5)
+        j.key("landmark_error_over_8_percent"); j.number(over8, decimals: 4)
+        j.key("continuity"); j.number(continuity, decimals: 5)
+        j.key("sequences"); j.raw("[")
+        for (i, s) in scores.enumerated() {
+            if i > 0 { j.raw(",") }
+            let t = Percentiles(s.faceStageMilliseconds)
+            j.raw("{")
+            j.key("name"); j.string(s.name)
+            j.key("frames"); j.int(s.frames)
+            j.key("recall"); j.number(s.recall, decimals: 4)
+            j.key("false_positives"); j.int(s.falsePositives)
+            j.key("landmark_error_mean"); j.number(Percentiles(s.landmarkErrors).mean ?? .nan, decimals: 5)
+            j.key("jitter_px"); j.number(s.jitterPixels ?? .nan, decimals: 3)
+            j.key("id_switches"); j.int(s.idSwitches)
+            j.key("frames_to_first_anchor"); j.numbers(s.framesToFirstAnchor.map(Double.init), decimals: 0)
+            j.key("face_ms_p50"); j.number(t.median ?? .nan, decimals: 3)
+            j.key("face_ms_p99"); j.number(t.value(at: 99) ?? .nan, decimals: 3)
+            j.raw("}")
+        }
+        j.raw("]}")
+        return j.text + "\n"
+    }
+}
