@@ -37,6 +37,7 @@ public enum AnnotatedFaces {
             guard parser.parse() else {
                 throw Failure.unreadable(path, reason: parser.parserError.map { "\($0)" } ?? "parse error")
             }
+            guard reader.closed else { throw Failure.unreadable(path, reason: "truncated: no closing </dataset>") }
             faces += reader.faces
         }
         return faces
@@ -45,6 +46,7 @@ public enum AnnotatedFaces {
     final class Reader: NSObject, XMLParserDelegate {
         let folder: String
         var faces: [AnnotatedFace] = []
+        var closed = false
         private var image: String?
         private var box: Rect?
         private var parts: [Int: Point2] = [:]
@@ -78,6 +80,7 @@ public enum AnnotatedFaces {
                 faces.append(AnnotatedFace(imagePath: image, box: box, landmarks: (0..<68).map { parts[$0]! }))
             }
             if name == "box" { box = nil }
+            if name == "dataset" { closed = true }
         }
     }
 }
