@@ -89,6 +89,22 @@ struct FaceOptions: ParsableArguments {
     }
 }
 
+/// Which cards are looked for.
+struct CardOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Folder of card images with cards.json (ids, images, widths in metres).", valueName: "dir"))
+    var cards: String?
+
+    @Flag(help: "Do not look for cards.")
+    var noCards = false
+
+    /// The folder to load, or nil for none.
+    func folder() throws -> String? {
+        if noCards { return nil }
+        if let cards { return cards }
+        return FileManager.default.fileExists(atPath: "Samples/cards/cards.json") ? "Samples/cards" : nil
+    }
+}
+
 extension TierSetting: ExpressibleByArgument {}
 
 /// A user-facing failure: printed as one line, exit status 1.

@@ -63,7 +63,7 @@ struct EvalFaces: ParsableCommand {
                 let intrinsics = Intrinsics.assumed(for: sequence.scene.size)
                 var stages: [FrameStage] = [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
                                             FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection),
-                                            FacePoseStage(intrinsics: intrinsics)]
+                                            PoseStage(intrinsics: intrinsics)]
                 var sinks: [FrameSink] = [collector]
                 if let videos {
                     stages.append(AnchorOverlayStage(intrinsics: intrinsics))

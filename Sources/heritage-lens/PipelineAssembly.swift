@@ -11,6 +11,7 @@ struct PipelineAssembly {
     let outputs: OutputOptions
     let run: RunOptions
     let faces: FaceOptions
+    let cards: CardOptions
     /// The camera's name for the calibration lookup (nil for files).
     let cameraName: String?
     /// Detection off the frame path (live input) or inline and deterministic (batch).
@@ -33,6 +34,12 @@ struct PipelineAssembly {
 
     func makeStages(intrinsics: Intrinsics) throws -> [FrameStage] {
         var stages: [FrameStage] = [GrayConversionStage()]
+        var cardSet: CardSet?
+        if let folder = try cards.folder() {
+            cardSet = try CardSet(folder: folder)
+        } else if !cards.noCards {
+            logger.notice("cards: no Samples/cards/cards.json here; looking for faces only (use --cards DIR)")
+        }
         if faces.detector != .none {
             let detector: FaceDetector
             switch faces.detector {
@@ -51,9 +58,14 @@ struct PipelineAssembly {
             options.maximumFaces = faces.maxFaces
             let tracker = FaceTracker(predictor: predictor, worker: worker, options: options)
             stages += [FaceDetectionStage(tracker: tracker),
-                       FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection),
-                       FacePoseStage(intrinsics: intrinsics)]
+                       FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection)]
         }
+        if let cardSet {
+            let tracker = try CardTracker(cards: cardSet, background: backgroundDetection)
+            stages += [CardRecognitionStage(tracker: tracker),
+                       CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection)]
+        }
+        if faces.detector != .none || cardSet != nil { stages.append(PoseStage(intrinsics: intrinsics, cards: cardSet)) }
         if faces.drawAnchors { stages.append(AnchorOverlayStage(intrinsics: intrinsics)) }
         return stages
     }

@@ -26,6 +26,7 @@ struct Process: ParsableCommand {
     var preview = false
 
     @OptionGroup var faces: FaceOptions
+    @OptionGroup var cards: CardOptions
     @OptionGroup var outputs: OutputOptions
     @OptionGroup var options: RunOptions
 
@@ -40,7 +41,7 @@ struct Process: ParsableCommand {
             if preview && !PreviewWindow.displayAvailable {
                 throw CommandFailure("--preview: no display (DISPLAY is unset); drop --preview or run under X11/Wayland")
             }
-            try PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cameraName: nil,
+            try PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards, cameraName: nil,
                                  backgroundDetection: realtime, preview: preview, logger: logger)
                 .execute()
         } catch is ExitCodeInterrupted {

@@ -28,6 +28,7 @@ struct Run: ParsableCommand {
     var noPreview = false
 
     @OptionGroup var faces: FaceOptions
+    @OptionGroup var cards: CardOptions
     @OptionGroup var outputs: OutputOptions
     @OptionGroup var options: RunOptions
 
@@ -71,7 +72,7 @@ struct Run: ParsableCommand {
             if !preview && outputs.output == nil && outputs.anchors == nil && outputs.metrics == nil {
                 logger.notice("no display and no outputs: nothing will be shown or written (add -o, --anchors or --metrics)")
             }
-            try PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cameraName: cameraName,
+            try PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards, cameraName: cameraName,
                                  backgroundDetection: true, preview: preview, logger: logger)
                 .execute()
         } catch is ExitCodeInterrupted {

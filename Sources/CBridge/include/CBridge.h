@@ -220,6 +220,35 @@ int32_t cb_project_points(const cb_point3d *object, int32_t n, const double rvec
 int32_t cb_find_homography(const cb_point2f *src, const cb_point2f *dst, int32_t n, double ransac_px,
                            double h_out[9], uint8_t *inlier_mask);
 
+/* ---------------------------------------------------------------- features and flow (cards) */
+
+typedef struct { float x, y, size, angle, response; int32_t octave; } cb_keypoint;
+
+typedef struct cb_orb cb_orb;
+cb_orb *cb_orb_create(int32_t features, double scale_factor, int32_t levels, int32_t fast_threshold);
+void cb_orb_free(cb_orb *orb);
+/** Detects and describes up to max_out keypoints inside `roi` (width 0: whole image) of an 8-bit
+ *  gray image; descriptors are 32 bytes each. Returns the count. */
+int32_t cb_orb_detect(cb_orb *orb, const cb_image *gray, cb_rect roi, cb_keypoint *keypoints, uint8_t *descriptors,
+                      int32_t max_out);
+
+typedef struct { int32_t query, train; int32_t best, second; } cb_match2;
+/** For each query descriptor, its two nearest train descriptors by Hamming distance. */
+int32_t cb_match_knn2(const uint8_t *query, int32_t query_count, const uint8_t *train, int32_t train_count,
+                      cb_match2 *out);
+
+/** Pyramidal Lucas-Kanade from prev to next for n points; status[i] is 1 when tracked. */
+int32_t cb_optical_flow(const cb_image *prev, const cb_image *next, const cb_point2f *points, int32_t n,
+                        cb_point2f *out, uint8_t *status, int32_t window, int32_t levels);
+/** Shi-Tomasi corners of an 8-bit gray image, best first. */
+int32_t cb_good_features(const cb_image *gray, int32_t max_corners, double quality, double min_distance,
+                         cb_point2f *out);
+/** Warps the frame region that homography h (3x3, reference -> frame) maps from a w x h reference
+ *  into dst (8-bit gray, w x h), then returns the normalised cross-correlation with `reference`
+ *  (same size). -2 on failure. */
+double cb_warped_correlation(const cb_image *frame_gray, const double h[9], const cb_image *reference,
+                             cb_image *scratch);
+
 /* ---------------------------------------------------------------- calibration files */
 
 typedef struct {

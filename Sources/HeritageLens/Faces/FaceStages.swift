@@ -37,16 +37,22 @@ public final class FaceTrackingStage: FrameStage {
     public func finish() { tracker.finish() }
 }
 
-/// "pose": head pose per face, smoothed per track with the One Euro filter.
-public final class FacePoseStage: FrameStage {
+/// "pose": head pose per face and card pose per card, each smoothed per track with the One Euro
+/// filter.
+public final class PoseStage: FrameStage {
     public let name = "pose"
-    private let solver: FacePoseSolver
+    private let faceSolver: FacePoseSolver
+    private let cardSolver: CardPoseSolver
+    private let planes: [String: CardPlane]
     private let smoothing: OneEuroFilter.Options
-    private var state: [Int: (pose: Pose, filter: OneEuroVectorFilter, lastFrame: Int)] = [:]
+    private var faceState: [Int: (pose: Pose, filter: OneEuroVectorFilter, lastFrame: Int)] = [:]
+    private var cardFilters: [String: (filter: OneEuroVectorFilter, lastFrame: Int)] = [:]
 
-    public init(intrinsics: Intrinsics,
+    public init(intrinsics: Intrinsics, cards: CardSet? = nil,
                 smoothing: OneEuroFilter.Options = OneEuroFilter.Options(minCutoff: 1.0, beta: 0.8, derivativeCutoff: 1.0)) {
-        solver = FacePoseSolver(intrinsics: intrinsics)
+        faceSolver = FacePoseSolver(intrinsics: intrinsics)
+        cardSolver = CardPoseSolver(intrinsics: intrinsics)
+        planes = Dictionary(uniqueKeysWithValues: (cards?.cards ?? []).map { ($0.id, $0.plane) })
         self.smoothing = smoothing
     }
 
@@ -54,15 +60,26 @@ public final class FacePoseStage: FrameStage {
         let frame = work.frame.index
         for i in work.anchors.faces.indices {
             let face = work.anchors.faces[i]
-            let previous = state[face.id].flatMap { frame - $0.lastFrame <= 2 ? $0.pose : nil }
-            guard let raw = solver.pose(landmarks: face.landmarks, previous: previous) else { continue }
-            var filter = state[face.id]?.filter ?? OneEuroVectorFilter(count: 6, options: smoothing)
+            let previous = faceState[face.id].flatMap { frame - $0.lastFrame <= 2 ? $0.pose : nil }
+            guard let raw = faceSolver.pose(landmarks: face.landmarks, previous: previous) else { continue }
+            var filter = faceState[face.id]?.filter ?? OneEuroVectorFilter(count: 6, options: smoothing)
             if previous == nil { filter.reset() }
-            let v = filter.filter(raw.rotation.array + raw.translation.array, at: work.frame.time)
-            let smoothed = Pose(rotation: Vector3(v[0], v[1], v[2]), translation: Vector3(v[3], v[4], v[5]))
-            state[face.id] = (raw, filter, frame)
-            work.anchors.faces[i].pose = smoothed
+            work.anchors.faces[i].pose = smoothed(raw, with: &filter, at: work.frame.time)
+            faceState[face.id] = (raw, filter, frame)
         }
-        state = state.filter { frame - $0.value.lastFrame < 60 }
+        for i in work.anchors.cards.indices {
+            let card = work.anchors.cards[i]
+            guard let plane = planes[card.id], let raw = cardSolver.pose(corners: card.corners, plane: plane) else { continue }
+            var entry = cardFilters[card.id] ?? (OneEuroVectorFilter(count: 6, options: smoothing), frame)
+            if frame - entry.lastFrame > 2 { entry.filter.reset() }
+            work.anchors.cards[i].pose = smoothed(raw, with: &entry.filter, at: work.frame.time)
+            cardFilters[card.id] = (entry.filter, frame)
+        }
+        faceState = faceState.filter { frame - $0.value.lastFrame < 60 }
+    }
+
+    private func smoothed(_ raw: Pose, with filter: inout OneEuroVectorFilter, at time: Double) -> Pose {
+        let v = filter.filter(raw.rotation.array + raw.translation.array, at: time)
+        return Pose(rotation: Vector3(v[0], v[1], v[2]), translation: Vector3(v[3], v[4], v[5]))
     }
 }

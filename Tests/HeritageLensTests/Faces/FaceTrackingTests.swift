@@ -44,7 +44,7 @@ struct FaceTrackingTests {
             source: try SceneSource(name: "moving", scene: scene, frameCount: frames),
             stages: [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
                      FaceTrackingStage(tracker: tracker, backgroundDetection: false),
-                     FacePoseStage(intrinsics: .assumed(for: scene.size))],
+                     PoseStage(intrinsics: .assumed(for: scene.size))],
             sinks: [collector])
         _ = try pipeline.run()
         let sequence = FaceSequence(name: "moving", scene: scene, frameCount: frames,

@@ -1,0 +1,106 @@
+// ORB features, brute-force matching, Lucas-Kanade flow and a photometric check: card work.
+#include "internal.hpp"
+#include <cstring>
+#include <opencv2/features2d.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/video/tracking.hpp>
+
+struct cb_orb {
+    cv::Ptr<cv::ORB> orb;
+};
+
+extern "C" {
+
+cb_orb *cb_orb_create(int32_t features, double scale_factor, int32_t levels, int32_t fast_threshold) {
+    CB_GUARD(nullptr, {
+        auto *o = new cb_orb();
+        o->orb = cv::ORB::create(features, float(scale_factor), levels, 31, 0, 2, cv::ORB::HARRIS_SCORE, 31,
+                                 fast_threshold);
+        return o;
+    })
+}
+
+void cb_orb_free(cb_orb *orb) { delete orb; }
+
+int32_t cb_orb_detect(cb_orb *orb, const cb_image *gray, cb_rect roi, cb_keypoint *keypoints, uint8_t *descriptors,
+                      int32_t max_out) {
+    CB_GUARD(-1, {
+        cv::Rect r = roi.width > 0 ? cv::Rect(roi.x, roi.y, roi.width, roi.height)
+                                   : cv::Rect(0, 0, gray->mat.cols, gray->mat.rows);
+        r &= cv::Rect(0, 0, gray->mat.cols, gray->mat.rows);
+        if (r.width < 32 || r.height < 32) return 0;
+        std::vector<cv::KeyPoint> kps;
+        cv::Mat desc;
+        orb->orb->detectAndCompute(gray->mat(r), cv::noArray(), kps, desc);
+        int32_t n = std::min<int32_t>(int32_t(kps.size()), max_out);
+        for (int32_t i = 0; i < n; ++i) {
+            const auto &k = kps[i];
+            keypoints[i] = {k.pt.x + r.x, k.pt.y + r.y, k.size, k.angle, k.response, k.octave};
+            std::memcpy(descriptors + size_t(i) * 32, desc.ptr(i), 32);
+        }
+        return n;
+    })
+}
+
+int32_t cb_match_knn2(const uint8_t *query, int32_t query_count, const uint8_t *train, int32_t train_count,
+                      cb_match2 *out) {
+    CB_GUARD(-1, {
+        if (query_count == 0 || train_count < 2) return 0;
+        cv::Mat q(query_count, 32, CV_8U, const_cast<uint8_t *>(query));
+        cv::Mat t(train_count, 32, CV_8U, const_cast<uint8_t *>(train));
+        cv::BFMatcher matcher(cv::NORM_HAMMING);
+        std::vector<std::vector<cv::DMatch>> knn;
+        matcher.knnMatch(q, t, knn, 2);
+        int32_t n = 0;
+        for (const auto &m : knn) {
+            if (m.size() < 2) continue;
+            out[n++] = {m[0].queryIdx, m[0].trainIdx, int32_t(m[0].distance), int32_t(m[1].distance)};
+        }
+        return n;
+    })
+}
+
+int32_t cb_optical_flow(const cb_image *prev, const cb_image *next, const cb_point2f *points, int32_t n,
+                        cb_point2f *out, uint8_t *status, int32_t window, int32_t levels) {
+    CB_GUARD(-1, {
+        if (n == 0) return 0;
+        std::vector<cv::Point2f> in(n), moved;
+        for (int i = 0; i < n; ++i) in[i] = {points[i].x, points[i].y};
+        std::vector<uchar> st;
+        std::vector<float> err;
+        cv::calcOpticalFlowPyrLK(prev->mat, next->mat, in, moved, st, err, cv::Size(window, window), levels,
+                                 cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 20, 0.03));
+        for (int i = 0; i < n; ++i) {
+            out[i] = {moved[i].x, moved[i].y};
+            status[i] = st[i];
+        }
+        return n;
+    })
+}
+
+int32_t cb_good_features(const cb_image *gray, int32_t max_corners, double quality, double min_distance,
+                         cb_point2f *out) {
+    CB_GUARD(-1, {
+        std::vector<cv::Point2f> corners;
+        cv::goodFeaturesToTrack(gray->mat, corners, max_corners, quality, min_distance);
+        int32_t n = std::min<int32_t>(int32_t(corners.size()), max_corners);
+        for (int32_t i = 0; i < n; ++i) out[i] = {corners[i].x, corners[i].y};
+        return n;
+    })
+}
+
+double cb_warped_correlation(const cb_image *frame_gray, const double h[9], const cb_image *reference,
+                             cb_image *scratch) {
+    CB_GUARD(-2.0, {
+        const cv::Mat &ref = reference->mat;
+        cv::Matx33d H(h);
+        // frame -> reference sampling: warp with the inverse map.
+        cv::warpPerspective(frame_gray->mat, scratch->mat, cv::Mat(H), ref.size(),
+                            cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT, cv::Scalar(0));
+        cv::Mat result;
+        cv::matchTemplate(scratch->mat, ref, result, cv::TM_CCOEFF_NORMED);
+        return double(result.at<float>(0, 0));
+    })
+}
+
+}  // extern "C"

@@ -1,0 +1,89 @@
+import CBridge
+import HeritageCore
+
+/// A card found by full recognition on one frame.
+public struct CardDetection: Sendable {
+    public var cardIndex: Int
+    /// Reference pixels -> frame pixels.
+    public var homography: Homography
+    public var inliers: Int
+    /// Normalised cross-correlation of the warped frame patch with the reference.
+    public var correlation: Double
+}
+
+/// Finds cards in a frame: ORB features matched to each card's, Lowe's ratio test, a RANSAC
+/// homography, a check that the quad is one a flat card can make, and a photometric check of the
+/// warped patch against the reference, so that clutter, other pictures and look-alike matches
+/// never become an anchor.
+public final class CardRecognizer {
+    public struct Options: Sendable {
+        public var frameFeatures = 1500
+        public var ratio = 0.8
+        public var minimumMatches = 14
+        public var minimumInliers = 12
+        public var ransacPixels = 4.0
+        /// Least correlation of the warped frame with the reference (look-alikes score near 0).
+        public var minimumCorrelation = 0.35
+        public var quad = CardQuad.Options()
+
+        public init() {}
+    }
+
+    public let cards: CardSet
+    public let options: Options
+    private let orb: ORBExtractor
+    private let quad: CardQuad
+    private let scratch = Image()
+
+    public init(cards: CardSet, options: Options = Options()) throws {
+        self.cards = cards
+        self.options = options
+        orb = try ORBExtractor(features: options.frameFeatures, levels: 6)
+        quad = CardQuad(options: options.quad)
+    }
+
+    /// Every card found in `gray`, at most one per card.
+    public func recognize(in gray: Image) throws -> [CardDetection] {
+        let frame = try orb.detect(in: gray)
+        guard frame.count >= options.minimumMatches else { return [] }
+        var found: [CardDetection] = []
+        for (index, card) in cards.cards.enumerated() {
+            let pairs = try ratioMatches(query: card.features, train: frame, ratio: options.ratio)
+            guard pairs.count >= options.minimumMatches else { continue }
+            let src = pairs.map { card.features.points[$0.0] }, dst = pairs.map { frame.points[$0.1] }
+            guard let (h, mask) = robustHomography(from: src, to: dst, threshold: options.ransacPixels) else { continue }
+            let inliers = mask.filter { $0 }.count
+            guard inliers >= options.minimumInliers, let detection = try verify(index, h, inliers: inliers, gray: gray)
+            else { continue }
+            found.append(detection)
+        }
+        // Two cards cannot lie on the same spot: keep the better-supported one.
+        var kept: [CardDetection] = []
+        for d in found.sorted(by: { $0.inliers > $1.inliers }) {
+            let box = Rect(bounding: cards.cards[d.cardIndex].corners.map(d.homography.apply))
+            if !kept.contains(where: { Rect(bounding: cards.cards[$0.cardIndex].corners.map($0.homography.apply)).iou(box) > 0.3 }) {
+                kept.append(d)
+            }
+        }
+        return kept
+    }
+
+    /// The quad and photometric checks for a candidate homography of card `index`.
+    public func verify(_ index: Int, _ h: Homography, inliers: Int, gray: Image) throws -> CardDetection? {
+        let card = cards.cards[index]
+        let corners = card.corners.map(h.apply)
+        guard quad.isPlausible(corners, aspect: card.aspect) else { return nil }
+        let score = Self.correlation(of: card, homography: h, in: gray, scratch: scratch)
+        guard score >= options.minimumCorrelation else { return nil }
+        return CardDetection(cardIndex: index, homography: h, inliers: inliers, correlation: score)
+    }
+
+    /// How much the frame under `h` looks like `card` (−1...1); `scratch` is the caller's buffer.
+    public static func correlation(of card: CardReference, homography h: Homography, in gray: Image,
+                                   scratch: Image) -> Double {
+        // The patch is a scaled-down reference: fold that scale into the homography.
+        let s = Double(card.size.width) / Double(card.patchSize.width)
+        let toPatch = h.composed(after: Homography([s, 0, 0, 0, s, 0, 0, 0, 1]))
+        return cb_warped_correlation(gray.raw, toPatch.m, card.patch.raw, scratch.raw)
+    }
+}

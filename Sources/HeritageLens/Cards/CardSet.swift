@@ -1,0 +1,220 @@
+import CBridge
+import Foundation
+import HeritageCore
+
+/// One card as the recogniser knows it: a gray reference image, its features, the points the
+/// tracker follows, and its physical size.
+public final class CardReference: @unchecked Sendable {
+    public let id: String
+    public let name: String
+    public let plane: CardPlane
+    /// Gray reference at `size` (the card image scaled to `CardSet.referenceWidth`).
+    public let gray: Image
+    public let size: Size
+    public let features: ORBFeatures
+    /// Well-spread corners in reference pixels, followed by optical flow.
+    public let trackPoints: [Point2]
+    /// A small gray copy for the photometric check.
+    public let patch: Image
+    public let patchSize: Size
+
+    init(id: String, name: String, plane: CardPlane, gray: Image, features: ORBFeatures, trackPoints: [Point2],
+         patch: Image) {
+        self.id = id
+        self.name = name
+        self.plane = plane
+        self.gray = gray
+        size = gray.size
+        self.features = features
+        self.trackPoints = trackPoints
+        self.patch = patch
+        patchSize = patch.size
+    }
+
+    /// Reference pixel corners TL, TR, BR, BL.
+    public var corners: [Point2] {
+        let w = Double(size.width), h = Double(size.height)
+        return [Point2(0, 0), Point2(w, 0), Point2(w, h), Point2(0, h)]
+    }
+
+    public var aspect: Double { Double(size.width) / Double(size.height) }
+}
+
+/// Why a card set could not be loaded.
+public enum CardSetError: Error, CustomStringConvertible {
+    case missingManifest(String)
+    case invalidManifest(String, reason: String)
+    case badCard(String, field: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missingManifest(let folder):
+            return "\(folder)/cards.json: missing; a card folder needs cards.json listing each image and its width_m (see README, Custom cards)"
+        case .invalidManifest(let p, let reason):
+            return "\(p): not a valid card list (\(reason))"
+        case .badCard(let p, let field, let reason):
+            return "\(p): \(field) \(reason)"
+        }
+    }
+}
+
+/// The cards to look for: the project's six from Samples/cards, or a user's own folder.
+///
+/// The folder holds the images and `cards.json`:
+/// `{"cards": [{"id": "lichun", "image": "lichun.png", "width_m": 0.105, "name": "立春"}, ...]}`.
+/// Features are computed once and cached on disk under `~/.cache/heritage-lens/cards`, keyed by
+/// the image's bytes and the settings, so a changed card is rebuilt and an unchanged one is not.
+public final class CardSet: @unchecked Sendable {
+    /// Reference width in pixels: the features of a card filling a 640 px frame and of one a sixth
+    /// as wide are both within ORB's 8-level pyramid of it.
+    public static let referenceWidth = 480
+    public static let featuresPerCard = 900
+    public static let trackPointsPerCard = 120
+
+    public let folder: String
+    public let cards: [CardReference]
+
+    struct Manifest: Decodable {
+        struct Entry: Decodable {
+            let id: String
+            let image: String
+            let width_m: Double
+            let name: String?
+        }
+        let cards: [Entry]
+    }
+
+    public init(folder: String, cacheFolder: String? = CardSet.defaultCacheFolder) throws {
+        self.folder = folder
+        let manifestPath = (folder as NSString).appendingPathComponent("cards.json")
+        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+            throw CardSetError.missingManifest(folder)
+        }
+        let manifest: Manifest
+        do {
+            manifest = try JSONDecoder().decode(Manifest.self, from: data)
+        } catch {
+            throw CardSetError.invalidManifest(manifestPath, reason: Self.describe(error))
+        }
+        guard !manifest.cards.isEmpty else { throw CardSetError.invalidManifest(manifestPath, reason: "no cards") }
+        guard Set(manifest.cards.map(\.id)).count == manifest.cards.count else {
+            throw CardSetError.invalidManifest(manifestPath, reason: "two cards share an id")
+        }
+        let orb = try ORBExtractor(features: Self.featuresPerCard, levels: 8)
+        var loaded: [CardReference] = []
+        for entry in manifest.cards {
+            let path = (folder as NSString).appendingPathComponent(entry.image)
+            guard entry.width_m > 0.01, entry.width_m < 5 else {
+                throw CardSetError.badCard(manifestPath, field: "cards[\(entry.id)].width_m",
+                                           reason: "must be a width in metres between 0.01 and 5")
+            }
+            let colour: Image
+            do {
+                colour = try Image(contentsOf: path)
+                try colour.normalizeToBGR()
+            } catch {
+                throw CardSetError.badCard(path, field: "image", reason: "cannot be read as an image")
+            }
+            guard colour.width >= 64, colour.height >= 64 else {
+                throw CardSetError.badCard(path, field: "image", reason: "is smaller than 64x64 pixels")
+            }
+            let full = Image()
+            try colour.convertToGray(into: full)
+            let w = Self.referenceWidth, h = Int((Double(colour.height) * Double(w) / Double(colour.width)).rounded())
+            let gray = Image()
+            try full.resize(into: gray, width: w, height: h, interpolation: .area)
+            let features = try Self.cachedFeatures(for: path, gray: gray, orb: orb, cacheFolder: cacheFolder)
+            var corners = [cb_point2f](repeating: cb_point2f(), count: Self.trackPointsPerCard)
+            let n = Int(try check(cb_good_features(gray.raw, Int32(corners.count), 0.01, Double(w) / 24, &corners),
+                                  "track points"))
+            let patch = Image()
+            try gray.resize(into: patch, width: 60, height: max(8, Int((60 * Double(h) / Double(w)).rounded())),
+                            interpolation: .area)
+            let plane = CardPlane(width: entry.width_m, height: entry.width_m * Double(h) / Double(w))
+            loaded.append(CardReference(id: entry.id, name: entry.name ?? entry.id, plane: plane, gray: gray,
+                                        features: features,
+                                        trackPoints: corners.prefix(n).map { Point2(Double($0.x), Double($0.y)) },
+                                        patch: patch))
+        }
+        cards = loaded
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing field \((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted:
+            return "not JSON"
+        default:
+            return "\(error)"
+        }
+    }
+
+    public static var defaultCacheFolder: String? {
+        let env = ProcessInfo.processInfo.environment
+        if let xdg = env["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/heritage-lens/cards" }
+        if let home = env["HOME"], !home.isEmpty { return home + "/.cache/heritage-lens/cards" }
+        return nil
+    }
+
+    /// FNV-1a over the image file and the settings.
+    static func fingerprint(of path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let settings = "orb1:\(referenceWidth):\(featuresPerCard):8:1.2"
+        for byte in (FileManager.default.contents(atPath: path) ?? Data()) + Data(settings.utf8) {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    static func cachedFeatures(for path: String, gray: Image, orb: ORBExtractor, cacheFolder: String?) throws -> ORBFeatures {
+        let file = cacheFolder.map { "\($0)/\(((path as NSString).lastPathComponent as NSString).deletingPathExtension)-\(fingerprint(of: path)).orb" }
+        if let file, let data = FileManager.default.contents(atPath: file), let features = decode(data) { return features }
+        let features = try orb.detect(in: gray)
+        if let file, let folder = cacheFolder {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // A cache that cannot be written only costs the next start a few milliseconds.
+            try? encode(features).write(to: URL(fileURLWithPath: file), options: .atomic)
+        }
+        return features
+    }
+
+    static let magic = Data("HLORB1\n".utf8)
+
+    static func encode(_ f: ORBFeatures) -> Data {
+        var data = magic
+        var count = UInt32(f.count).littleEndian
+        withUnsafeBytes(of: &count) { data.append(contentsOf: $0) }
+        for p in f.points {
+            var x = Float(p.x).bitPattern.littleEndian, y = Float(p.y).bitPattern.littleEndian
+            withUnsafeBytes(of: &x) { data.append(contentsOf: $0) }
+            withUnsafeBytes(of: &y) { data.append(contentsOf: $0) }
+        }
+        data.append(contentsOf: f.descriptors)
+        return data
+    }
+
+    /// nil for anything that is not a complete cache file (it is then rebuilt).
+    static func decode(_ data: Data) -> ORBFeatures? {
+        guard data.count >= magic.count + 4, data.prefix(magic.count) == magic else { return nil }
+        let bytes = [UInt8](data)
+        var offset = magic.count
+        func u32() -> UInt32 {
+            defer { offset += 4 }
+            return UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+                | UInt32(bytes[offset + 3]) << 24
+        }
+        let n = Int(u32())
+        guard n <= 100_000, bytes.count == offset + n * 8 + n * 32 else { return nil }
+        var points: [Point2] = []
+        points.reserveCapacity(n)
+        for _ in 0..<n {
+            let x = Float(bitPattern: u32()), y = Float(bitPattern: u32())
+            guard x.isFinite, y.isFinite else { return nil }
+            points.append(Point2(Double(x), Double(y)))
+        }
+        return ORBFeatures(points: points, descriptors: Array(bytes[offset...]))
+    }
+}

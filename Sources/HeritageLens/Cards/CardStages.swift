@@ -1,0 +1,37 @@
+import HeritageCore
+
+/// "card_detect": hands a due recognition to the worker (inline in `process`, where its cost
+/// shows here; in the background live, where this only copies the gray frame).
+public final class CardRecognitionStage: FrameStage {
+    public let name = "card_detect"
+    private let tracker: CardTracker
+
+    public init(tracker: CardTracker) {
+        self.tracker = tracker
+    }
+
+    public func process(_ work: inout FrameWork) throws {
+        try tracker.scheduleRecognition(on: work.gray, frameIndex: work.frame.index)
+    }
+}
+
+/// "cards": optical-flow tracking of the found cards; cards into the frame's anchors.
+public final class CardTrackingStage: FrameStage {
+    public let name = "cards"
+    private let tracker: CardTracker
+    private let backgroundRecognition: Bool
+
+    public init(tracker: CardTracker, backgroundRecognition: Bool) {
+        self.tracker = tracker
+        self.backgroundRecognition = backgroundRecognition
+    }
+
+    public func process(_ work: inout FrameWork) throws {
+        work.anchors.cards = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time)
+        if backgroundRecognition && tracker.recognitionMilliseconds > 0 {
+            work.background.append(("card_detect", tracker.recognitionMilliseconds))
+        }
+    }
+
+    public func finish() { tracker.finish() }
+}

@@ -1,0 +1,182 @@
+import CBridge
+import HeritageCore
+import Logging
+
+/// Cards from frame to frame: recognition finds them, optical flow follows them.
+///
+/// Each tracked card's reference points are carried into the new frame by pyramidal Lucas-Kanade
+/// from where its homography put them in the previous frame, and a RANSAC homography from the
+/// reference to the moved points becomes the card's new pose in the image: partly occluded or
+/// partly out-of-frame cards keep the points that are still seen. Because every frame's model is
+/// fitted from the reference (not chained from frame to frame) and full recognition re-runs
+/// every `refreshInterval` frames to correct the result against the reference, the track does
+/// not drift. Recognition runs through an `IdleTimeWorker`: inline in `process`, in idle time live.
+public final class CardTracker {
+    public struct Options {
+        /// Frames between recognitions when no card is tracked.
+        public var searchInterval = 3
+        /// Frames between recognitions while cards are tracked (new cards, drift correction).
+        public var refreshInterval = 10
+        /// Failed flow updates in a row that lose a card.
+        public var maximumMisses = 2
+        /// Correlation below which a tracked card is taken to have slid off the card.
+        public var minimumCorrelation = 0.25
+        /// Frames between photometric checks of each track.
+        public var checkInterval = 5
+        /// Corner smoothing; beta is per tenth of the card's width per second.
+        public var smoothing = OneEuroFilter.Options(minCutoff: 2.0, beta: 3.0, derivativeCutoff: 1.0)
+        /// How many past gray frames are kept to bring a background result up to date.
+        public var history = 12
+
+        public init() {}
+    }
+
+    struct Track {
+        let cardIndex: Int
+        var homography: Homography
+        var misses = 0
+        var filter: OneEuroVectorFilter
+        var corners: [Point2] = []
+        var visible = true
+    }
+
+    public let cards: CardSet
+    public let options: Options
+    private let worker: IdleTimeWorker<[CardDetection]>
+    private let quad = CardQuad()
+    private var tracks: [Track] = []
+    private var lastSearch: Int?
+    private var grays: [(frame: Int, image: Image)] = []
+    private var spare: [Image] = []
+    private let scratch = Image()
+    private let logger = Logger(label: "heritage-lens.cards")
+    /// CPU ms of recognition whose results arrived this frame.
+    public private(set) var recognitionMilliseconds = 0.0
+
+    public init(cards: CardSet, background: Bool, options: Options = Options(),
+                recognizer: CardRecognizer.Options = .init()) throws {
+        self.cards = cards
+        self.options = options
+        let engine = try CardRecognizer(cards: cards, options: recognizer)
+        worker = IdleTimeWorker(name: "heritage-lens card recognition", background: background) { gray, _ in
+            try engine.recognize(in: gray)
+        }
+    }
+
+    /// Hands a recognition to the worker when one is due.
+    public func scheduleRecognition(on gray: Image, frameIndex: Int) throws {
+        let interval = tracks.isEmpty ? options.searchInterval : options.refreshInterval
+        if let last = lastSearch, frameIndex - last < interval { return }
+        guard !worker.isBusy else { return }
+        lastSearch = frameIndex
+        try worker.submit(gray, frameIndex: frameIndex)
+    }
+
+    /// Follows tracked cards into this frame, takes in recognitions, returns the visible cards.
+    public func update(with gray: Image, frameIndex: Int, time: Double) throws -> [CardAnchor] {
+        let previous = grays.last
+        for i in tracks.indices {
+            if let previous {
+                tracks[i].visible = try follow(&tracks[i], from: previous.image, to: gray, frameIndex: frameIndex)
+            }
+        }
+        try remember(gray, frameIndex: frameIndex)
+        recognitionMilliseconds = 0
+        for result in worker.collect() {
+            recognitionMilliseconds += result.milliseconds
+            for detection in result.output {
+                try take(detection, foundOn: result.frameIndex, now: frameIndex, gray: gray)
+            }
+        }
+        tracks.removeAll { $0.misses > options.maximumMisses }
+        var anchors: [CardAnchor] = []
+        for i in tracks.indices where tracks[i].visible {
+            let card = cards.cards[tracks[i].cardIndex]
+            let raw = card.corners.map(tracks[i].homography.apply)
+            let unit = max(1, raw[0].distance(to: raw[1]) / 10)
+            let flat = tracks[i].filter.filter(raw.flatMap { [$0.x, $0.y] }, at: time, unit: unit)
+            tracks[i].corners = (0..<4).map { Point2(flat[2 * $0], flat[2 * $0 + 1]) }
+            anchors.append(CardAnchor(id: card.id, corners: tracks[i].corners, pose: nil))
+        }
+        return anchors.sorted { $0.id < $1.id }
+    }
+
+    /// Ids of the cards being tracked (visible or briefly lost).
+    public var trackedIDs: [String] { tracks.map { cards.cards[$0.cardIndex].id } }
+
+    private func remember(_ gray: Image, frameIndex: Int) throws {
+        let copy = spare.popLast() ?? Image()
+        try gray.copy(to: copy)
+        grays.append((frameIndex, copy))
+        while grays.count > options.history { spare.append(grays.removeFirst().image) }
+    }
+
+    /// One optical-flow step; returns whether the card was seen in `next`.
+    private func follow(_ t: inout Track, from prev: Image, to next: Image, frameIndex: Int) throws -> Bool {
+        let card = cards.cards[t.cardIndex]
+        guard let moved = try flow(card: card, homography: t.homography, from: prev, to: next) else {
+            t.misses += 1
+            return false
+        }
+        if frameIndex % options.checkInterval == 0,
+           CardRecognizer.correlation(of: card, homography: moved, in: next, scratch: scratch) < options.minimumCorrelation {
+            t.misses += 1
+            return false
+        }
+        t.homography = moved
+        t.misses = 0
+        return true
+    }
+
+    /// The card's homography in `next`, from its homography in `prev`, or nil when too few of its
+    /// points could be followed.
+    private func flow(card: CardReference, homography h: Homography, from prev: Image, to next: Image) throws -> Homography? {
+        let w = Double(prev.width), ht = Double(prev.height)
+        var refs: [Point2] = []
+        var starts: [cb_point2f] = []
+        for p in card.trackPoints {
+            let q = h.apply(p)
+            if q.x > 4, q.y > 4, q.x < w - 4, q.y < ht - 4 {
+                refs.append(p)
+                starts.append(cb_point2f(x: Float(q.x), y: Float(q.y)))
+            }
+        }
+        guard refs.count >= 8 else { return nil }
+        var ends = [cb_point2f](repeating: cb_point2f(), count: starts.count)
+        var status = [UInt8](repeating: 0, count: starts.count)
+        try check(cb_optical_flow(prev.raw, next.raw, starts, Int32(starts.count), &ends, &status, 21, 3), "optical flow")
+        var src: [Point2] = [], dst: [Point2] = []
+        for i in refs.indices where status[i] != 0 {
+            src.append(refs[i])
+            dst.append(Point2(Double(ends[i].x), Double(ends[i].y)))
+        }
+        guard src.count >= 8, let (moved, mask) = robustHomography(from: src, to: dst, threshold: 2.5) else { return nil }
+        let inliers = mask.filter { $0 }.count
+        guard inliers >= 8, Double(inliers) >= 0.4 * Double(refs.count),
+              quad.isPlausible(card.corners.map(moved.apply), aspect: card.aspect) else { return nil }
+        return moved
+    }
+
+    private func take(_ d: CardDetection, foundOn frame: Int, now: Int, gray: Image) throws {
+        let card = cards.cards[d.cardIndex]
+        // Bring the detection up to this frame: flow from the frame it was found on.
+        var current = d.homography
+        if frame < now {
+            guard let past = grays.first(where: { $0.frame == frame })?.image,
+                  let moved = try flow(card: card, homography: d.homography, from: past, to: gray) else { return }
+            current = moved
+        }
+        if let i = tracks.firstIndex(where: { $0.cardIndex == d.cardIndex }) {
+            // Correct the track against the reference: recognition is the ground truth it drifts from.
+            tracks[i].homography = current
+            tracks[i].misses = 0
+            tracks[i].visible = true
+            return
+        }
+        logger.debug("card \(card.id) found with \(d.inliers) inliers, correlation \(d.correlation)")
+        tracks.append(Track(cardIndex: d.cardIndex, homography: current,
+                            filter: OneEuroVectorFilter(count: 8, options: options.smoothing)))
+    }
+
+    public func finish() { worker.finish() }
+}

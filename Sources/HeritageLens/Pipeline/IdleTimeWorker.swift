@@ -1,0 +1,101 @@
+import CBridge
+import Foundation
+import HeritageCore
+
+/// Runs one kind of detection work on a frame's gray image: inline on the caller's thread
+/// (deterministic, for `process`), or on a SCHED_IDLE thread that only gets the CPU while the
+/// frame path waits for the next frame (live runs), so the work never delays a frame.
+// State shared with the thread is guarded by `condition`; `work` runs only on the thread.
+public final class IdleTimeWorker<Output>: @unchecked Sendable {
+    public struct Finished {
+        public var frameIndex: Int
+        public var output: Output
+        /// Thread CPU time the work took.
+        public var milliseconds: Double
+    }
+
+    private let work: (Image, Int) throws -> Output
+    private let background: Bool
+    private let condition = NSCondition()
+    private let gray = Image()
+    private var pendingFrame: Int?
+    private var finished: [Finished] = []
+    private var running = true
+    private var failure: Error?
+    private var thread: Thread?
+
+    public init(name: String, background: Bool, work: @escaping (Image, Int) throws -> Output) {
+        self.work = work
+        self.background = background
+        guard background else { return }
+        let t = Thread { [weak self] in self?.loop() }
+        t.name = name
+        thread = t
+        t.start()
+    }
+
+    deinit { finish() }
+
+    public var isBusy: Bool { condition.withLock { pendingFrame != nil } }
+
+    /// Starts work on `frameGray` unless earlier work is still running (then nothing happens).
+    public func submit(_ frameGray: Image, frameIndex: Int) throws {
+        guard background else {
+            let start = threadCPUNanoseconds()
+            let output = try work(frameGray, frameIndex)
+            finished.append(Finished(frameIndex: frameIndex, output: output,
+                                     milliseconds: Double(threadCPUNanoseconds() - start) / 1e6))
+            return
+        }
+        try condition.withLock {
+            if let failure { throw failure }
+            guard pendingFrame == nil else { return }
+            try frameGray.copy(to: gray)
+            pendingFrame = frameIndex
+            condition.signal()
+        }
+    }
+
+    public func collect() -> [Finished] {
+        condition.withLock {
+            defer { finished.removeAll(keepingCapacity: true) }
+            return finished
+        }
+    }
+
+    private func loop() {
+        _ = cb_set_current_thread_idle()
+        while true {
+            condition.lock()
+            while running && pendingFrame == nil { condition.wait() }
+            guard running, let frame = pendingFrame else {
+                condition.unlock()
+                return
+            }
+            condition.unlock()
+            let start = threadCPUNanoseconds()
+            do {
+                let output = try work(gray, frame)
+                let ms = Double(threadCPUNanoseconds() - start) / 1e6
+                condition.withLock {
+                    finished.append(Finished(frameIndex: frame, output: output, milliseconds: ms))
+                    pendingFrame = nil
+                }
+            } catch {
+                condition.withLock {
+                    failure = error
+                    pendingFrame = nil
+                }
+            }
+        }
+    }
+
+    public func finish() {
+        condition.withLock {
+            running = false
+            condition.broadcast()
+        }
+        while let t = thread, !t.isFinished { usleep(2_000) }
+        thread = nil
+    }
+}
