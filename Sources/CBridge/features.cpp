@@ -103,4 +103,28 @@ double cb_warped_correlation(const cb_image *frame_gray, const double h[9], cons
     })
 }
 
+int32_t cb_render_reference(const cb_image *reference, const double h[9], const cb_image *frame_gray, cb_image *dst,
+                            cb_rect *box) {
+    CB_GUARD(-1, {
+        const cv::Mat &ref = reference->mat, &frame = frame_gray->mat;
+        if (dst->mat.size() != frame.size() || dst->mat.type() != CV_8UC1) dst->mat.create(frame.size(), CV_8UC1);
+        cv::Matx33d H(h);
+        std::vector<cv::Point2d> c = {{0, 0}, {double(ref.cols), 0}, {double(ref.cols), double(ref.rows)}, {0, double(ref.rows)}}, w;
+        cv::perspectiveTransform(c, w, cv::Mat(H));
+        cv::Rect r = cv::boundingRect(std::vector<cv::Point2f>(w.begin(), w.end()));
+        r &= cv::Rect(0, 0, frame.cols, frame.rows);
+        *box = {r.x, r.y, r.width, r.height};
+        if (r.area() == 0) return 0;
+        cv::Matx33d T(1, 0, -r.x, 0, 1, -r.y, 0, 0, 1);
+        cv::Mat roi = dst->mat(r);
+        cv::warpPerspective(ref, roi, cv::Mat(T * H), r.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        // Brightness and contrast as the frame shows them: optical flow assumes constant intensity.
+        cv::Scalar fm, fs, rm, rs;
+        cv::meanStdDev(frame(r), fm, fs);
+        cv::meanStdDev(roi, rm, rs);
+        if (rs[0] > 1) roi.convertTo(roi, CV_8U, fs[0] / rs[0], fm[0] - rm[0] * fs[0] / rs[0]);
+        return 1;
+    })
+}
+
 }  // extern "C"

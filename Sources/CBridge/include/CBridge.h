@@ -249,6 +249,12 @@ int32_t cb_good_features(const cb_image *gray, int32_t max_corners, double quali
 double cb_warped_correlation(const cb_image *frame_gray, const double h[9], const cb_image *reference,
                              cb_image *scratch);
 
+/** Renders `reference` (8-bit gray) through homography h (reference -> frame) into dst, a frame-sized
+ *  8-bit gray image, only inside the warped card's bounding box (rect written to *box); outside it
+ *  dst is left as it was. Its mean and contrast inside the box are matched to the frame's. */
+int32_t cb_render_reference(const cb_image *reference, const double h[9], const cb_image *frame_gray, cb_image *dst,
+                            cb_rect *box);
+
 /* ---------------------------------------------------------------- calibration files */
 
 typedef struct {

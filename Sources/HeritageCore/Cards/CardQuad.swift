@@ -5,6 +5,9 @@ public struct CardQuad: Sendable {
     public struct Options: Hashable, Sendable {
         /// Smallest area in square pixels.
         public var minimumArea = 900.0
+        /// Shortest side in pixels: below it a card's features crowd together and a homography
+        /// fitted to them extrapolates badly to the corners.
+        public var minimumSide = 36.0
         /// Largest ratio of opposite sides (perspective foreshortening).
         public var maximumOppositeSideRatio = 4.0
         /// Largest difference between the quad's aspect and the card's, as a ratio.
@@ -40,6 +43,7 @@ public struct CardQuad: Sendable {
         }
         guard Self.signedArea(corners) >= options.minimumArea else { return false }
         let sides = (0..<4).map { corners[$0].distance(to: corners[($0 + 1) % 4]) }
+        guard sides.min()! >= options.minimumSide else { return false }
         for (a, b) in [(sides[0], sides[2]), (sides[1], sides[3])] {
             if max(a, b) / max(min(a, b), 1e-9) > options.maximumOppositeSideRatio { return false }
         }

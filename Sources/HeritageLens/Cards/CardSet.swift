@@ -101,6 +101,7 @@ public final class CardSet: @unchecked Sendable {
             throw CardSetError.invalidManifest(manifestPath, reason: "two cards share an id")
         }
         let orb = try ORBExtractor(features: Self.featuresPerCard, levels: 8)
+        let smallOrb = try ORBExtractor(features: Self.featuresPerCard / 2, levels: 8)
         var loaded: [CardReference] = []
         for entry in manifest.cards {
             let path = (folder as NSString).appendingPathComponent(entry.image)
@@ -123,7 +124,17 @@ public final class CardSet: @unchecked Sendable {
             let w = Self.referenceWidth, h = Int((Double(colour.height) * Double(w) / Double(colour.width)).rounded())
             let gray = Image()
             try full.resize(into: gray, width: w, height: h, interpolation: .area)
-            let features = try Self.cachedFeatures(for: path, gray: gray, orb: orb, cacheFolder: cacheFolder)
+            let features = try Self.cachedFeatures(for: path, cacheFolder: cacheFolder) {
+                // Two reference scales: ORB's 8-level pyramid on each covers cards from filling the
+                // frame down to about 70 px wide.
+                var all = try orb.detect(in: gray)
+                let half = Image()
+                try gray.resize(into: half, width: w / 2, height: h / 2, interpolation: .area)
+                let small = try smallOrb.detect(in: half)
+                all.points += small.points.map { $0 * 2 }
+                all.descriptors += small.descriptors
+                return all
+            }
             var corners = [cb_point2f](repeating: cb_point2f(), count: Self.trackPointsPerCard)
             let n = Int(try check(cb_good_features(gray.raw, Int32(corners.count), 0.01, Double(w) / 24, &corners),
                                   "track points"))
@@ -162,17 +173,17 @@ public final class CardSet: @unchecked Sendable {
     /// FNV-1a over the image file and the settings.
     static func fingerprint(of path: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let settings = "orb1:\(referenceWidth):\(featuresPerCard):8:1.2"
+        let settings = "orb2:\(referenceWidth):\(featuresPerCard):8:1.2:half"
         for byte in (FileManager.default.contents(atPath: path) ?? Data()) + Data(settings.utf8) {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
     }
 
-    static func cachedFeatures(for path: String, gray: Image, orb: ORBExtractor, cacheFolder: String?) throws -> ORBFeatures {
+    static func cachedFeatures(for path: String, cacheFolder: String?, compute: () throws -> ORBFeatures) throws -> ORBFeatures {
         let file = cacheFolder.map { "\($0)/\(((path as NSString).lastPathComponent as NSString).deletingPathExtension)-\(fingerprint(of: path)).orb" }
         if let file, let data = FileManager.default.contents(atPath: file), let features = decode(data) { return features }
-        let features = try orb.detect(in: gray)
+        let features = try compute()
         if let file, let folder = cacheFolder {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             // A cache that cannot be written only costs the next start a few milliseconds.

@@ -20,11 +20,11 @@ public final class CardTracker {
         /// Failed flow updates in a row that lose a card.
         public var maximumMisses = 2
         /// Correlation below which a tracked card is taken to have slid off the card.
-        public var minimumCorrelation = 0.25
+        public var minimumCorrelation = 0.4
         /// Frames between photometric checks of each track.
-        public var checkInterval = 5
+        public var checkInterval = 1
         /// Corner smoothing; beta is per tenth of the card's width per second.
-        public var smoothing = OneEuroFilter.Options(minCutoff: 2.0, beta: 3.0, derivativeCutoff: 1.0)
+        public var smoothing = OneEuroFilter.Options(minCutoff: 2.0, beta: 10.0, derivativeCutoff: 1.0)
         /// How many past gray frames are kept to bring a background result up to date.
         public var history = 12
 
@@ -49,6 +49,7 @@ public final class CardTracker {
     private var grays: [(frame: Int, image: Image)] = []
     private var spare: [Image] = []
     private let scratch = Image()
+    private let rendered = Image()
     private let logger = Logger(label: "heritage-lens.cards")
     /// CPU ms of recognition whose results arrived this frame.
     public private(set) var recognitionMilliseconds = 0.0
@@ -120,10 +121,11 @@ public final class CardTracker {
         }
         if frameIndex % options.checkInterval == 0,
            CardRecognizer.correlation(of: card, homography: moved, in: next, scratch: scratch) < options.minimumCorrelation {
-            t.misses += 1
+            // The quad no longer shows the card: let go at once rather than publish a wrong pose.
+            t.misses = options.maximumMisses + 1
             return false
         }
-        t.homography = moved
+        t.homography = (try? refine(card: card, homography: moved, in: next)) ?? moved
         t.misses = 0
         return true
     }
@@ -141,7 +143,8 @@ public final class CardTracker {
                 starts.append(cb_point2f(x: Float(q.x), y: Float(q.y)))
             }
         }
-        guard refs.count >= 8 else { return nil }
+        // A card mostly out of the frame is let go: its few remaining points cannot hold a homography.
+        guard refs.count >= max(8, card.trackPoints.count / 5) else { return nil }
         var ends = [cb_point2f](repeating: cb_point2f(), count: starts.count)
         var status = [UInt8](repeating: 0, count: starts.count)
         try check(cb_optical_flow(prev.raw, next.raw, starts, Int32(starts.count), &ends, &status, 21, 3), "optical flow")
@@ -152,9 +155,45 @@ public final class CardTracker {
         }
         guard src.count >= 8, let (moved, mask) = robustHomography(from: src, to: dst, threshold: 2.5) else { return nil }
         let inliers = mask.filter { $0 }.count
-        guard inliers >= 8, Double(inliers) >= 0.4 * Double(refs.count),
-              quad.isPlausible(card.corners.map(moved.apply), aspect: card.aspect) else { return nil }
+        let corners = card.corners.map(moved.apply)
+        guard inliers >= 8, Double(inliers) >= 0.4 * Double(refs.count), quad.isPlausible(corners, aspect: card.aspect)
+        else { return nil }
         return moved
+    }
+
+    /// Aligns the track with the reference itself: the reference rendered where the homography
+    /// puts it, then optical flow from that rendering to the frame. Frame-to-frame flow measures
+    /// motion; this measures where the card is, so errors do not add up from frame to frame.
+    private func refine(card: CardReference, homography h: Homography, in gray: Image) throws -> Homography? {
+        var box = cb_rect()
+        guard try check(cb_render_reference(card.gray.raw, h.m, gray.raw, rendered.raw, &box), "render reference") > 0
+        else { return nil }
+        let w = Double(gray.width), ht = Double(gray.height)
+        var refs: [Point2] = [], starts: [cb_point2f] = []
+        for p in card.trackPoints {
+            let q = h.apply(p)
+            if q.x > 6, q.y > 6, q.x < w - 6, q.y < ht - 6 {
+                refs.append(p)
+                starts.append(cb_point2f(x: Float(q.x), y: Float(q.y)))
+            }
+        }
+        guard refs.count >= 8 else { return nil }
+        var ends = [cb_point2f](repeating: cb_point2f(), count: starts.count)
+        var status = [UInt8](repeating: 0, count: starts.count)
+        try check(cb_optical_flow(rendered.raw, gray.raw, starts, Int32(starts.count), &ends, &status, 15, 1), "refine flow")
+        var src: [Point2] = [], dst: [Point2] = []
+        for i in refs.indices where status[i] != 0 {
+            let e = Point2(Double(ends[i].x), Double(ends[i].y))
+            // Only small corrections: a large one means the rendering and the frame disagree.
+            if e.distance(to: h.apply(refs[i])) < 6 {
+                src.append(refs[i])
+                dst.append(e)
+            }
+        }
+        guard src.count >= 8, let (refined, mask) = robustHomography(from: src, to: dst, threshold: 1.5),
+              Double(mask.filter { $0 }.count) >= 0.5 * Double(refs.count),
+              quad.isPlausible(card.corners.map(refined.apply), aspect: card.aspect) else { return nil }
+        return refined
     }
 
     private func take(_ d: CardDetection, foundOn frame: Int, now: Int, gray: Image) throws {
@@ -166,6 +205,7 @@ public final class CardTracker {
                   let moved = try flow(card: card, homography: d.homography, from: past, to: gray) else { return }
             current = moved
         }
+        current = (try? refine(card: card, homography: current, in: gray)) ?? current
         if let i = tracks.firstIndex(where: { $0.cardIndex == d.cardIndex }) {
             // Correct the track against the reference: recognition is the ground truth it drifts from.
             tracks[i].homography = current

@@ -34,6 +34,8 @@ public final class SyntheticScene {
     public let size: Size
     public let background: Image
     public var layers: [Layer]
+    /// Scene lighting applied after compositing: gain at the left edge, at the right, offset.
+    public var lighting: (Double, Double, Double)?
     public var effects: Effects
     public let seed: UInt64
 
@@ -51,6 +53,9 @@ public final class SyntheticScene {
         for layer in layers {
             guard let h = layer.placement(index) else { continue }
             try output.composite(layer.image, homography: h.m)
+        }
+        if let (left, right, offset) = lighting {
+            try output.applyLight(gainLeft: left, gainRight: right, offset: offset)
         }
         if effects.blurSigma > 0 {
             try output.blur(kernel: Int((effects.blurSigma * 3).rounded(.up)) * 2 + 1, sigma: effects.blurSigma)

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import HeritageCore
+import HeritageLens
+
+struct EvalCards: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval-cards",
+        abstract: "Measure the card pipeline on sequences rendered through a pinhole camera.",
+        discussion: """
+            Renders the sequences (still, motion with tilt to 60° and a full turn, near-far, degraded,
+            dim, bright, side light, occluded, three cards, other pictures and no card, entering and
+            leaving) and prints recall, false anchors, corner error and the card stages' latency.
+            Weak-hardware figures: taskset -c 1 .build/release/heritage-lens eval-cards --background-detection
+            """
+    )
+
+    @Option(help: ArgumentHelp("Card folder (cards.json and images).", valueName: "dir"))
+    var cards: String = "Samples/cards"
+
+    @Flag(help: "Recognition on a background thread in idle time, frames paced at 30 fps (as live runs do).")
+    var backgroundDetection = false
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only these sequences.", valueName: "name"))
+    var only: [String] = []
+
+    @Option(help: ArgumentHelp("Also write each sequence as <dir>/<name>.mp4 with the anchors drawn.", valueName: "dir"))
+    var videos: String?
+
+    @OptionGroup var options: RunOptions
+
+    func run() throws {
+        _ = options.configureProcess()
+        do {
+            let sequences = try CardSequenceBuilder(
+                cardFolder: cards, distractors: ["Samples/debian/astronaut.png", "Samples/debian/chelsea.png"]).build()
+            let set = try CardSet(folder: cards)
+            var scores: [CardSequenceScore] = []
+            for sequence in sequences where only.isEmpty || only.contains(sequence.name) {
+                let tracker = try CardTracker(cards: set, background: backgroundDetection)
+                let collector = AnchorCollector()
+                let intrinsics = Intrinsics.assumed(for: sequence.scene.size)
+                var stages: [FrameStage] = [GrayConversionStage(), CardRecognitionStage(tracker: tracker),
+                                            CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection),
+                                            PoseStage(intrinsics: intrinsics, cards: set)]
+                var sinks: [FrameSink] = [collector]
+                if let videos {
+                    stages.append(AnchorOverlayStage(intrinsics: intrinsics))
+                    sinks.append(try VideoFileSink(path: "\(videos)/\(sequence.name).mp4", size: sequence.scene.size,
+                                                   framesPerSecond: 30))
+                }
+                let source = try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
+                                             paced: backgroundDetection)
+                let pipeline = Pipeline(source: source, stages: stages, sinks: sinks)
+                var times: [Double] = []
+                pipeline.onFrame = { m in times.append(["card_detect", "cards"].compactMap { m.milliseconds(of: $0) }.reduce(0, +)) }
+                _ = try pipeline.run()
+                var score = CardEvaluation.score(sequence, anchors: collector.frames)
+                score.cardStageMilliseconds = times
+                scores.append(score)
+                FileHandle.standardError.write(Data("  \(sequence.name): done\n".utf8))
+            }
+            print(table(scores))
+        } catch {
+            exitWithOneLine(error)
+        }
+    }
+
+    func table(_ scores: [CardSequenceScore]) -> String {
+        func f(_ v: Double?, _ d: Int = 2) -> String { v.map { String(format: "%.\(d)f", $0) } ?? "-" }
+        func row(_ cells: [String]) -> String {
+            zip(cells, [12, 7, 8, 7, 8, 8, 9, 12]).enumerated().map { i, c in
+                let pad = String(repeating: " ", count: max(0, c.1 - c.0.count))
+                return i == 0 ? c.0 + pad : pad + c.0
+            }.joined(separator: " ")
+        }
+        var lines = [row(["sequence", "frames", "recall", "false", "median", "<=5px", "acquire", "p50/p99 ms"])]
+        for s in scores {
+            let e = Percentiles(s.cornerErrors), t = Percentiles(s.cardStageMilliseconds)
+            let within = s.cornerErrors.isEmpty ? nil : Double(s.cornerErrors.filter { $0 <= 5 }.count) / Double(s.cornerErrors.count) * 100
+            let acquire = s.framesToFirstAnchor.max().map { "\(Int((Double($0) * 1000 / 30).rounded())) ms" } ?? "-"
+            lines.append(row([s.name, "\(s.frames)", f(s.recall, 3), "\(s.falseAnchors)", f(e.median), f(within, 1) + "%",
+                              acquire, f(t.median) + "/" + f(t.value(at: 99))]))
+        }
+        let counted = scores.map(\.countedCardFrames).reduce(0, +)
+        let recall = counted > 0 ? Double(scores.map(\.foundCardFrames).reduce(0, +)) / Double(counted) : 1
+        let frames = scores.map(\.frames).reduce(0, +)
+        let all = scores.flatMap(\.cornerErrors)
+        let within = all.isEmpty ? 0 : Double(all.filter { $0 <= 5 }.count) / Double(all.count) * 100
+        lines.append("")
+        lines.append("recall \(f(recall, 3)) (>= 0.95); false anchors \(f(Double(scores.map(\.falseAnchors).reduce(0, +)) * 1000 / Double(max(1, frames)))) per 1000 frames (0)")
+        lines.append("corner error median \(f(Percentiles(all).median)) px (<= 1.5), \(f(within, 1))% of card-frames within 5 px (>= 90%)")
+        return lines.joined(separator: "\n")
+    }
+}
