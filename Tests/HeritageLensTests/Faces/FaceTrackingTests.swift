@@ -60,7 +60,8 @@ struct FaceTrackingTests {
         let faces = collector.frames.flatMap(\.faces)
         #expect(faces.allSatisfy { ($0.pose?.translation.z ?? -1) > 0 })
         let rolls = faces.compactMap { $0.pose?.eulerDegrees.z }
-        #expect((rolls.max() ?? 0) > 12 && (rolls.min() ?? 0) < -12)
+        // The portrait is turned ±20° in the image plane: the pose's roll spans about 40°.
+        #expect((rolls.max() ?? 0) - (rolls.min() ?? 0) > 30)
     }
 
     @Test func anAnimalFaceAndClutterGiveNoAnchors() throws {

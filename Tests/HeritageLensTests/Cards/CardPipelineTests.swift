@@ -1,0 +1,104 @@
+import Foundation
+import HeritageCore
+import Testing
+@testable import HeritageLens
+
+/// The card pipeline on rendered sequences of the project's own cards.
+@Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: TestPaths.packageRoot + "/Samples/cards/cards.json"),
+                             "needs Samples/cards"))
+struct CardPipelineTests {
+    static let folder = TestPaths.packageRoot + "/Samples/cards"
+
+    func run(_ sequence: CardSequence, set: CardSet) throws -> [FrameAnchors] {
+        let tracker = try CardTracker(cards: set, background: false)
+        let collector = AnchorCollector()
+        _ = try Pipeline(source: try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount),
+                         stages: [GrayConversionStage(), CardRecognitionStage(tracker: tracker),
+                                  CardTrackingStage(tracker: tracker, backgroundRecognition: false),
+                                  PoseStage(intrinsics: .assumed(for: sequence.scene.size), cards: set)],
+                         sinks: [collector]).run()
+        return collector.frames
+    }
+
+    @Test func theSixCardsLoadWithTheirPhysicalSize() throws {
+        let set = try CardSet(folder: Self.folder, cacheFolder: nil)
+        #expect(set.cards.map(\.id) == ["lichun", "yushui", "jingzhe", "chunfen", "qingming", "guyu"])
+        for card in set.cards {
+            #expect(abs(card.plane.width - 0.105) < 1e-9)
+            #expect(abs(card.plane.height - 0.148) < 0.001)
+            #expect(card.features.count > 500)
+            #expect(card.trackPoints.count > 60)
+        }
+    }
+
+    @Test func featuresAreCachedAndAChangedCardIsRebuilt() throws {
+        let cache = TestPaths.scratch()
+        let dir = TestPaths.scratch()
+        let card = try Image(contentsOf: Self.folder + "/guyu.png")
+        try card.write(to: dir + "/mine.png")
+        try #"{"cards": [{"id": "mine", "image": "mine.png", "width_m": 0.1}]}"#
+            .write(toFile: dir + "/cards.json", atomically: true, encoding: .utf8)
+        let first = try CardSet(folder: dir, cacheFolder: cache)
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache)
+        #expect(files.count == 1)
+        let again = try CardSet(folder: dir, cacheFolder: cache)
+        #expect(again.cards[0].features.descriptors == first.cards[0].features.descriptors)
+        // A different picture under the same name gets a new cache entry.
+        let other = try Image(contentsOf: Self.folder + "/lichun.png")
+        try other.write(to: dir + "/mine.png")
+        _ = try CardSet(folder: dir, cacheFolder: cache)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).count == 2)
+        // A damaged cache file is ignored and rebuilt.
+        try Data("HLORB1\ngarbage".utf8).write(to: URL(fileURLWithPath: cache + "/" + files[0]))
+        let rebuilt = try CardSet(folder: dir, cacheFolder: cache)
+        #expect(rebuilt.cards[0].features.count > 100)
+    }
+
+    @Test func badCardFoldersSayWhatIsWrong() throws {
+        let dir = TestPaths.scratch()
+        #expect { try CardSet(folder: dir) } throws: { "\($0)".contains("cards.json: missing") }
+        try #"{"cards": [{"id": "x", "image": "x.png"}]}"#.write(toFile: dir + "/cards.json", atomically: true, encoding: .utf8)
+        #expect { try CardSet(folder: dir) } throws: { "\($0)".contains("width_m") }
+        try #"{"cards": [{"id": "x", "image": "x.png", "width_m": 0.1}]}"#.write(toFile: dir + "/cards.json", atomically: true, encoding: .utf8)
+        #expect { try CardSet(folder: dir) } throws: { "\($0)".contains("x.png") }
+        try "{not json".write(toFile: dir + "/cards.json", atomically: true, encoding: .utf8)
+        #expect { try CardSet(folder: dir) } throws: { "\($0)".contains("not JSON") }
+    }
+
+    @Test func aMovingCardIsFoundAndTrackedToSubPixelCorners() throws {
+        let set = try CardSet(folder: Self.folder, cacheFolder: nil)
+        var builder = CardSequenceBuilder(cardFolder: Self.folder)
+        builder.frameCount = 45
+        let sequences = try builder.build()
+        for name in ["still", "near-far", "side-light"] {
+            let sequence = try #require(sequences.first { $0.name == name })
+            let score = CardEvaluation.score(sequence, anchors: try run(sequence, set: set))
+            #expect(score.recall >= 0.95, "\(name) recall \(score.recall)")
+            #expect(score.falseAnchors == 0, "\(name)")
+            #expect((Percentiles(score.cornerErrors).median ?? 99) < 1.5, "\(name)")
+        }
+    }
+
+    @Test func otherPicturesGiveNoCard() throws {
+        let set = try CardSet(folder: Self.folder, cacheFolder: nil)
+        var builder = CardSequenceBuilder(cardFolder: Self.folder,
+                                          distractors: [TestPaths.debianAsset("astronaut.png"), TestPaths.debianAsset("chelsea.png")].compactMap { $0 })
+        builder.frameCount = 30
+        let sequence = try #require(try builder.build().first { $0.name == "no-card" })
+        let anchors = try run(sequence, set: set)
+        #expect(anchors.allSatisfy { $0.cards.isEmpty })
+    }
+
+    @Test func cardPoseComesBackFromTheCorners() throws {
+        let plane = CardPlane(width: 0.105, height: 0.148)
+        let k = Intrinsics.assumed(for: Size(width: 640, height: 480))
+        let truth = CardSequenceBuilder.pose(distance: 0.45, yaw: 0.4, pitch: -0.2, roll: 0.3, plane: plane)
+        let corners = plane.corners.map { c -> Point2 in
+            let p = truth.transform(c)
+            return Point2(k.fx * p.x / p.z + k.cx, k.fy * p.y / p.z + k.cy)
+        }
+        let found = try #require(CardPoseSolver(intrinsics: k).pose(corners: corners, plane: plane))
+        #expect((found.translation - truth.translation).length < 1e-4)
+        #expect((found.rotation - truth.rotation).length < 1e-3)
+    }
+}
