@@ -62,3 +62,11 @@ func robustHomography(from src: [Point2], to dst: [Point2], threshold: Double) -
     guard cb_find_homography(a, b, Int32(a.count), threshold, &h, &mask) >= 4 else { return nil }
     return (Homography(h), mask.map { $0 != 0 })
 }
+
+/// Each query's second-nearest train distance (for self-similarity: the nearest is itself).
+func knn2Distances(_ query: ORBFeatures, _ train: ORBFeatures) throws -> [(Int, Int)] {
+    var out = [cb_match2](repeating: cb_match2(), count: query.count)
+    let n = Int(try check(cb_match_knn2(query.descriptors, Int32(query.count), train.descriptors, Int32(train.count), &out),
+                          "match descriptors"))
+    return out.prefix(n).map { (Int($0.query), Int($0.second)) }
+}
