@@ -2,7 +2,8 @@
 #include "internal.hpp"
 #include <opencv2/imgproc.hpp>
 
-static cv::Scalar bgr(double b, double g, double r) { return cv::Scalar(b, g, r); }
+// Opaque alpha, so the same calls draw visible pixels on BGRA sprites.
+static cv::Scalar bgr(double b, double g, double r) { return cv::Scalar(b, g, r, 255); }
 
 extern "C" {
 
@@ -52,6 +53,95 @@ int32_t cb_warp_perspective_over(const cb_image *src, cb_image *dst, const doubl
             }
         }
         return 0;
+    })
+}
+
+int32_t cb_warp_triangles(const cb_image *src, cb_image *dst, const cb_point2f *src_pts, const cb_point2f *dst_pts,
+                          int32_t n_points, const int32_t *triangles, int32_t n_triangles, double feather, double gain) {
+    CB_GUARD(-1, {
+        const cv::Mat &s = src->mat;
+        cv::Mat &d = dst->mat;
+        if (s.type() != CV_8UC4 || d.type() != CV_8UC3) {
+            cbridge::set_error("triangle warp needs a BGRA source and a BGR destination");
+            return -1;
+        }
+        std::vector<cv::Point2f> sp(n_points), dp(n_points);
+        for (int i = 0; i < n_points; ++i) {
+            sp[i] = {src_pts[i].x, src_pts[i].y};
+            dp[i] = {dst_pts[i].x, dst_pts[i].y};
+        }
+        const int margin = int(std::ceil(feather * 2)) + 2;
+        cv::Rect box = cv::boundingRect(dp);
+        box = cv::Rect(box.x - margin, box.y - margin, box.width + 2 * margin, box.height + 2 * margin);
+        box &= cv::Rect(0, 0, d.cols, d.rows);
+        if (box.area() == 0) return 0;
+        thread_local cv::Mat layer, patch, mask;
+        layer.create(box.size(), CV_8UC4);
+        layer.setTo(cv::Scalar::all(0));
+        for (int t = 0; t < n_triangles; ++t) {
+            const int a = triangles[3 * t], b = triangles[3 * t + 1], c = triangles[3 * t + 2];
+            cv::Point2f st[3] = {sp[a], sp[b], sp[c]};
+            cv::Point2f dt[3] = {dp[a] - cv::Point2f(box.tl()), dp[b] - cv::Point2f(box.tl()), dp[c] - cv::Point2f(box.tl())};
+            cv::Rect r = cv::boundingRect(std::vector<cv::Point2f>{dt[0], dt[1], dt[2]});
+            r = cv::Rect(r.x - 1, r.y - 1, r.width + 2, r.height + 2) & cv::Rect(0, 0, box.width, box.height);
+            if (r.area() == 0) continue;
+            cv::Point2f local[3] = {dt[0] - cv::Point2f(r.tl()), dt[1] - cv::Point2f(r.tl()), dt[2] - cv::Point2f(r.tl())};
+            cv::Mat A = cv::getAffineTransform(st, local);
+            cv::warpAffine(s, patch, A, r.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+            mask.create(r.size(), CV_8UC1);
+            mask.setTo(0);
+            cv::Point ip[3] = {cv::Point(cvRound(local[0].x * 16), cvRound(local[0].y * 16)),
+                               cv::Point(cvRound(local[1].x * 16), cvRound(local[1].y * 16)),
+                               cv::Point(cvRound(local[2].x * 16), cvRound(local[2].y * 16))};
+            cv::fillConvexPoly(mask, ip, 3, cv::Scalar(255), cv::LINE_8, 4);
+            patch.copyTo(layer(r), mask);
+        }
+        std::vector<cv::Mat> ch;
+        cv::split(layer, ch);
+        if (feather > 0) cv::GaussianBlur(ch[3], ch[3], cv::Size(0, 0), feather);
+        cv::Mat roi = d(box);
+        const float g = float(gain);
+        for (int y = 0; y < box.height; ++y) {
+            const uchar *pa = ch[3].ptr<uchar>(y);
+            const cv::Vec4b *pl = layer.ptr<cv::Vec4b>(y);
+            cv::Vec3b *pd = roi.ptr<cv::Vec3b>(y);
+            for (int x = 0; x < box.width; ++x) {
+                const float al = pa[x] / 255.0f;
+                if (al <= 0.0f) continue;
+                for (int k = 0; k < 3; ++k)
+                    pd[x][k] = cv::saturate_cast<uchar>(pd[x][k] + (pl[x][k] * g - pd[x][k]) * al);
+            }
+        }
+        return 0;
+    })
+}
+
+int32_t cb_delaunay(const cb_point2f *pts, int32_t n, int32_t width, int32_t height, int32_t *triangles,
+                    int32_t max_triangles) {
+    CB_GUARD(-1, {
+        cv::Subdiv2D subdiv(cv::Rect(-1, -1, width + 2, height + 2));
+        std::vector<cv::Point2f> v(n);
+        for (int i = 0; i < n; ++i) {
+            v[i] = {pts[i].x, pts[i].y};
+            subdiv.insert(v[i]);
+        }
+        std::vector<cv::Vec6f> list;
+        subdiv.getTriangleList(list);
+        auto index = [&](float x, float y) {
+            for (int i = 0; i < n; ++i)
+                if (std::abs(v[i].x - x) < 0.01f && std::abs(v[i].y - y) < 0.01f) return i;
+            return -1;
+        };
+        int32_t count = 0;
+        for (const auto &t : list) {
+            int a = index(t[0], t[1]), b = index(t[2], t[3]), c = index(t[4], t[5]);
+            if (a < 0 || b < 0 || c < 0 || count >= max_triangles) continue;
+            triangles[3 * count] = a;
+            triangles[3 * count + 1] = b;
+            triangles[3 * count + 2] = c;
+            ++count;
+        }
+        return count;
     })
 }
 

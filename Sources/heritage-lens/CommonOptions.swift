@@ -33,6 +33,15 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Quality tier: low, high or auto.")
     var tier: TierSetting = .low
 
+    @Option(help: ArgumentHelp("Frame budget for --tier auto, in ms (default: one frame period of the input).", valueName: "ms"))
+    var budgetMs: Double?
+
+    @Option(help: "Mask on each face: ox, dragon, sheep, monkey, pig, or by-face (each face its own).")
+    var mask: MaskSetting = .byFace
+
+    @Flag(help: "Draw no masks or card effects (anchors only).")
+    var noRender = false
+
     @Option(help: ArgumentHelp("Stop after this many frames.", valueName: "n"))
     var frames: Int?
 
@@ -45,7 +54,12 @@ struct RunOptions: ParsableArguments {
     @Flag(help: "Let OpenCV's and FFmpeg's own warnings through.")
     var libraryLogs = false
 
+    enum MaskSetting: String, ExpressibleByArgument, CaseIterable {
+        case byFace = "by-face", ox, dragon, sheep, monkey, pig
+    }
+
     func validate() throws {
+        if let budgetMs, !(budgetMs > 0 && budgetMs <= 10_000) { throw ValidationError("--budget-ms must be between 0 and 10000") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be at least 1") }
         if threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
     }

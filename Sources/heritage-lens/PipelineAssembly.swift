@@ -66,6 +66,12 @@ struct PipelineAssembly {
                        CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection)]
         }
         if faces.detector != .none || cardSet != nil { stages.append(PoseStage(intrinsics: intrinsics, cards: cardSet)) }
+        if !run.noRender {
+            let library = faces.detector == .none ? nil : try MaskLibrary()
+            let effects = try cardSet.map { try CardEffects(intrinsics: intrinsics, cards: $0) }
+            let choice: RenderStage.MaskChoice = run.mask == .byFace ? .byFace : .all(MaskKind(rawValue: run.mask.rawValue)!)
+            stages.append(RenderStage(masks: library, effects: effects, maskChoice: choice))
+        }
         if faces.drawAnchors { stages.append(AnchorOverlayStage(intrinsics: intrinsics)) }
         return stages
     }
@@ -105,11 +111,20 @@ struct PipelineAssembly {
         }
         let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, metrics: metrics,
                                 options: .init(tier: run.tier == .high ? .high : .low, frameLimit: run.frames))
+        let budget = run.budgetMs ?? 1000 / max(1, source.framesPerSecond)
+        if run.tier == .auto { pipeline.setTier(.auto, budgetMilliseconds: budget) }
+        let renderer = stages.compactMap { $0 as? RenderStage }.first
+        var tierSetting = run.tier
         window?.onKey = { [weak pipeline, weak snapshots] key in
             switch key {
             case .quit: pipeline?.stop()
             case .snapshot: snapshots?.requestSnapshot()
-            default: break
+            case .nextMask: renderer?.cycleMask()
+            case .toggleCards: renderer?.cardsVisible.toggle()
+            case .nextTier:
+                let all = TierSetting.allCases
+                tierSetting = all[(all.firstIndex(of: tierSetting)! + 1) % all.count]
+                pipeline?.setTier(tierSetting, budgetMilliseconds: budget)
             }
         }
         let progress = ProgressLine(expected: run.frames.map { min($0, source.expectedFrameCount ?? $0) }

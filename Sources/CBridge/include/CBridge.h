@@ -93,6 +93,15 @@ typedef struct { int32_t x, y, width, height; } cb_rect;
  *  quad is touched. interp: 0 nearest, 1 linear. */
 int32_t cb_warp_perspective_over(const cb_image *src, cb_image *dst, const double h[9], int32_t interp,
                                  double opacity);
+/** Piecewise-affine warp of src (BGRA) onto dst (BGR): each triangle (three indices into the point
+ *  lists) of src_pts is mapped onto the same triangle of dst_pts. The warped layer's alpha is
+ *  blurred by `feather` px (0: hard edges) and its colour scaled by `gain` before blending. */
+int32_t cb_warp_triangles(const cb_image *src, cb_image *dst, const cb_point2f *src_pts, const cb_point2f *dst_pts,
+                          int32_t n_points, const int32_t *triangles, int32_t n_triangles, double feather, double gain);
+/** Delaunay triangulation of points inside a w x h rectangle; writes index triples, returns the
+ *  triangle count. */
+int32_t cb_delaunay(const cb_point2f *pts, int32_t n, int32_t width, int32_t height, int32_t *triangles,
+                    int32_t max_triangles);
 int32_t cb_draw_line(cb_image *img, float x0, float y0, float x1, float y1, double b, double g, double r,
                      int32_t thickness, int32_t antialias);
 int32_t cb_draw_circle(cb_image *img, float x, float y, float radius, double b, double g, double r,

@@ -39,6 +39,8 @@ public final class Pipeline {
     public private(set) var sinks: [FrameSink]
     public let metrics: MetricsSink?
     public var options: Options
+    /// When set (`--tier auto`), picks each frame's tier from the measured frame times.
+    public var governor: TierGovernor?
     /// Called after each frame with its metrics (progress lines, bench histograms, the overlay).
     public var onFrame: ((FrameMetrics) -> Void)?
     private var stopRequested = false
@@ -55,6 +57,18 @@ public final class Pipeline {
 
     /// Ends the run after the current frame (a quit key).
     public func stop() { stopRequested = true }
+
+    /// Changes the tier from the next frame on (the preview's tier key): low, high, or auto with
+    /// a governor for `budgetMilliseconds`.
+    public func setTier(_ setting: TierSetting, budgetMilliseconds: Double) {
+        switch setting {
+        case .low, .high:
+            governor = nil
+            options.tier = setting == .low ? .low : .high
+        case .auto:
+            governor = TierGovernor(options: .init(budgetMilliseconds: budgetMilliseconds))
+        }
+    }
 
     /// Processes frames until the input ends, `stop()` is called or a stop signal arrives.
     /// Sinks are finished before this returns or throws.
@@ -73,12 +87,18 @@ public final class Pipeline {
                 timer.mark("capture")
                 var work = FrameWork(frame: frame, gray: gray,
                                      anchors: FrameAnchors(frame: frame.index, time: frame.time, size: frame.size),
-                                     tier: options.tier)
+                                     tier: governor?.tier ?? options.tier)
                 for stage in stages {
                     try stage.process(&work)
                     timer.mark(stage.name)
                 }
                 let total = timer.elapsedMilliseconds
+                if var g = governor {
+                    if let change = g.record(milliseconds: total, renderedAt: work.tier) {
+                        work.events.append(("tier_switch", "\(change.from.rawValue)->\(change.to.rawValue)"))
+                    }
+                    governor = g
+                }
                 let processed = ProcessedFrame(frame: frame, output: frame.image, anchors: work.anchors)
                 for sink in sinks { try sink.write(processed) }
                 timer.mark("sinks")

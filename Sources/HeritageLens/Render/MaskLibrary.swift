@@ -1,0 +1,101 @@
+import CBridge
+import Foundation
+import HeritageCore
+
+/// The five zodiac masks.
+public enum MaskKind: String, CaseIterable, Sendable {
+    case ox, dragon, sheep, monkey, pig
+}
+
+/// A mask texture and the mesh that maps it onto a face.
+///
+/// The mesh's points are the 68 landmarks of the layout the mask was drawn on
+/// (`Samples/masks/layout.json`) plus outer points on two rings and the texture's corners; the
+/// outer points carry what lies beyond the face contour (horns, ears, wool) and follow the head
+/// by the similarity transform of the eyes. Triangles come from a Delaunay triangulation of the
+/// layout, computed once.
+public final class MaskMesh: @unchecked Sendable {
+    public let textureSize: Size
+    /// Texture-space points: 68 landmarks, then the outer points.
+    public let points: [Point2]
+    public let triangles: [Int32]
+    /// The layout's eye frame.
+    public let layoutFrame: FaceFrame
+
+    public init(layout: [Point2], textureSize: Size) throws {
+        precondition(layout.count == 68)
+        self.textureSize = textureSize
+        let frame = FaceFrame(landmarks: layout)
+        layoutFrame = frame
+        var outer: [Point2] = []
+        let centre = Array(layout[0...16]).centroid
+        for (radius, count) in [(1.35, 16), (2.1, 16)] {
+            for k in 0..<count {
+                let a = 2 * Double.pi * Double(k) / Double(count)
+                outer.append(centre + Point2(Foundation.cos(a), Foundation.sin(a)) * frame.eyeDistance * radius)
+            }
+        }
+        let w = Double(textureSize.width), h = Double(textureSize.height)
+        outer = outer.map { Point2(max(0, min(w - 1, $0.x)), max(0, min(h - 1, $0.y))) }
+        outer += [Point2(0, 0), Point2(w - 1, 0), Point2(w - 1, h - 1), Point2(0, h - 1)]
+        points = layout + outer
+        var tri = [Int32](repeating: 0, count: 3 * 400)
+        let pts = points.map { cb_point2f(x: Float(max(0, min(w - 1, $0.x))), y: Float(max(0, min(h - 1, $0.y)))) }
+        let n = Int(try check(cb_delaunay(pts, Int32(pts.count), Int32(w), Int32(h), &tri, 400), "triangulate mask"))
+        triangles = Array(tri.prefix(3 * n))
+    }
+
+    /// Where each mesh point goes for a face with these landmarks.
+    public func targets(for landmarks: [Point2]) -> [Point2] {
+        let face = FaceFrame(landmarks: landmarks)
+        let h = similarity(to: face)
+        return landmarks + points[68...].map(h.apply)
+    }
+
+    /// Texture -> frame by the eyes alone (the low tier's whole transform).
+    public func similarity(to face: FaceFrame) -> Homography {
+        .similarity(pivot: layoutFrame.eyeMidpoint, scale: face.eyeDistance / layoutFrame.eyeDistance,
+                    angle: face.roll - layoutFrame.roll, position: face.eyeMidpoint)
+    }
+}
+
+
+/// Loads the masks from `Samples/masks`.
+public final class MaskLibrary: @unchecked Sendable {
+    public let mesh: MaskMesh
+    private let textures: [MaskKind: Image]
+
+    public enum Failure: Error, CustomStringConvertible {
+        case missing(String)
+        case invalidLayout(String)
+
+        public var description: String {
+            switch self {
+            case .missing(let p): return "\(p): mask file missing; run from the repository root or redraw with scripts/masks/make_masks.py"
+            case .invalidLayout(let p): return "\(p): field landmarks must hold 68 [x, y] pairs"
+            }
+        }
+    }
+
+    public init(folder: String = "Samples/masks") throws {
+        let layoutPath = folder + "/layout.json"
+        guard let data = FileManager.default.contents(atPath: layoutPath) else { throw Failure.missing(layoutPath) }
+        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let marks = json["landmarks"] as? [[Double]], marks.count == 68, marks.allSatisfy({ $0.count == 2 })
+        else { throw Failure.invalidLayout(layoutPath) }
+        var textures: [MaskKind: Image] = [:]
+        var size = Size(width: 512, height: 512)
+        for kind in MaskKind.allCases {
+            let path = "\(folder)/\(kind.rawValue).png"
+            guard FileManager.default.fileExists(atPath: path) else { throw Failure.missing(path) }
+            let image = try Image(contentsOf: path)
+            guard image.channels == 4 else { throw Failure.missing(path + " (needs an alpha channel)") }
+            textures[kind] = image
+            size = image.size
+        }
+        self.textures = textures
+        mesh = try MaskMesh(layout: marks.map { Point2($0[0], $0[1]) }, textureSize: size)
+    }
+
+    public func texture(_ kind: MaskKind) -> Image { textures[kind]! }
+}

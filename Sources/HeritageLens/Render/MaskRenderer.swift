@@ -1,0 +1,33 @@
+import CBridge
+import HeritageCore
+
+/// Draws a zodiac mask onto a face.
+///
+/// Low tier: the whole texture by one similarity transform of the eyes, hard edges. High tier: a
+/// piecewise-affine warp over the mesh (each landmark lands on its tracked point), feathered alpha,
+/// and the mask's brightness matched to the light on the face.
+public struct MaskRenderer {
+    public let library: MaskLibrary
+
+    public init(library: MaskLibrary) {
+        self.library = library
+    }
+
+    public func draw(_ kind: MaskKind, on face: FaceAnchor, tier: Tier, into image: Image, gray: Image) throws {
+        let texture = library.texture(kind)
+        let frame = FaceFrame(landmarks: face.landmarks)
+        switch tier {
+        case .low:
+            try image.composite(texture, homography: library.mesh.similarity(to: frame).m, smooth: true)
+        case .high:
+            let src = library.mesh.points.map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
+            let dst = library.mesh.targets(for: face.landmarks).map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
+            // A dim face gets a dimmer mask: the luminance inside the face's box against mid-gray.
+            let lum = (try? gray.mean(channel: 0, in: face.boundingBox)) ?? 128
+            let gain = max(0.55, min(1.25, lum / 128))
+            let feather = max(1.0, frame.eyeDistance * 0.04)
+            try check(cb_warp_triangles(texture.raw, image.raw, src, dst, Int32(src.count), library.mesh.triangles,
+                                        Int32(library.mesh.triangles.count / 3), feather, gain), "draw mask")
+        }
+    }
+}
