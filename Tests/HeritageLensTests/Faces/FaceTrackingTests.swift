@@ -60,8 +60,10 @@ struct FaceTrackingTests {
         let faces = collector.frames.flatMap(\.faces)
         #expect(faces.allSatisfy { ($0.pose?.translation.z ?? -1) > 0 })
         let rolls = faces.compactMap { $0.pose?.eulerDegrees.z }
-        // The portrait is turned ±20° in the image plane: the pose's roll spans about 40°.
+        // The portrait is turned ±20° in the image plane: the pose's roll follows the eye line's.
+        let eyeRolls = faces.map { FaceFrame(landmarks: $0.landmarks).roll * degreesPerRadian }
         #expect((rolls.max() ?? 0) - (rolls.min() ?? 0) > 30)
+        #expect(abs(((rolls.max() ?? 0) - (rolls.min() ?? 0)) - ((eyeRolls.max() ?? 0) - (eyeRolls.min() ?? 0))) < 6)
     }
 
     @Test func anAnimalFaceAndClutterGiveNoAnchors() throws {
