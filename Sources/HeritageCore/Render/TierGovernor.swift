@@ -23,10 +23,10 @@ public struct TierGovernor: Sendable {
     public let options: Options
     public private(set) var tier: Tier = .high
     private var marginFrames = 0
-    /// Smoothed extra cost of the high tier over the low one (ms), learnt from both tiers' frames.
+    /// What the high tier adds over the low one (ms): the last high frame against the low frame
+    /// right after it, so both were measured under the same load.
     private var highExtra: Double?
     private var lastHigh: Double?
-    private var lastLow: Double?
 
     public init(options: Options) {
         self.options = options
@@ -37,11 +37,11 @@ public struct TierGovernor: Sendable {
     public mutating func record(milliseconds: Double, renderedAt frameTier: Tier) -> (from: Tier, to: Tier)? {
         switch frameTier {
         case .high:
-            lastHigh = lastHigh.map { $0 * 0.8 + milliseconds * 0.2 } ?? milliseconds
+            lastHigh = milliseconds
         case .low:
-            lastLow = lastLow.map { $0 * 0.8 + milliseconds * 0.2 } ?? milliseconds
+            if let h = lastHigh { highExtra = max(0, h - milliseconds) }
+            lastHigh = nil
         }
-        if let h = lastHigh, let l = lastLow { highExtra = max(0, h - l) }
         switch tier {
         case .high:
             if milliseconds > options.budgetMilliseconds {
