@@ -22,6 +22,10 @@ struct Process: ParsableCommand {
     @Option(help: ArgumentHelp("Frame rate given to images and image folders.", valueName: "fps"))
     var imageRate: Double = 30
 
+    @Option(name: .customLong("repeat"),
+            help: ArgumentHelp("Frames each image gives (a still as a short clip, so trackers can lock on).", valueName: "n"))
+    var repeatCount: Int = 1
+
     @Flag(help: "Show the preview window while processing (needs a display).")
     var preview = false
 
@@ -32,6 +36,7 @@ struct Process: ParsableCommand {
 
     func validate() throws {
         if !(imageRate > 0 && imageRate <= 1000) { throw ValidationError("--image-rate must be between 0 and 1000") }
+        if !(1...10_000).contains(repeatCount) { throw ValidationError("--repeat must be between 1 and 10000") }
     }
 
     func run() throws {
@@ -59,7 +64,7 @@ struct Process: ParsableCommand {
         let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
         let ext = (input as NSString).pathExtension.lowercased()
         if exists && (isDirectory.boolValue || ImageSource.imageExtensions.contains(ext)) {
-            return try ImageSource(path: input, framesPerSecond: imageRate)
+            return try ImageSource(path: input, framesPerSecond: imageRate, repeats: repeatCount)
         }
         return try VideoFileSource(path: input, options: .init(realtime: realtime))
     }
