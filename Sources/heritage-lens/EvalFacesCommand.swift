@@ -53,10 +53,7 @@ struct EvalFaces: ParsableCommand {
             var scores: [FaceSequenceScore] = []
             FileHandle.standardError.write(Data("evaluating \(sequences.count) sequences from \(annotated.count) annotated faces\n".utf8))
             for sequence in sequences where only.isEmpty || only.contains(sequence.name) {
-                let worker: FaceDetectionWorker = backgroundDetection
-                    ? BackgroundDetectionWorker(detector: detector, predictor: predictor, minimumEyeDistance: 28)
-                    : InlineDetectionWorker(detector: detector, predictor: predictor, minimumEyeDistance: 28)
-                let tracker = FaceTracker(predictor: predictor, worker: worker)
+                let tracker = FaceTracker(detector: detector, predictor: predictor, background: backgroundDetection)
                 let source = try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                                              paced: backgroundDetection)
                 let collector = AnchorCollector()

@@ -50,13 +50,11 @@ struct PipelineAssembly {
             case .none: fatalError("unreachable")
             }
             let predictor = try LandmarkPredictor()
-            let worker: FaceDetectionWorker = backgroundDetection
-                ? BackgroundDetectionWorker(detector: detector, predictor: predictor, minimumEyeDistance: faces.minEyeDistance)
-                : InlineDetectionWorker(detector: detector, predictor: predictor, minimumEyeDistance: faces.minEyeDistance)
             var options = FaceTracker.Options()
             options.minimumEyeDistance = faces.minEyeDistance
             options.maximumFaces = faces.maxFaces
-            let tracker = FaceTracker(predictor: predictor, worker: worker, options: options)
+            let tracker = FaceTracker(detector: detector, predictor: predictor, background: backgroundDetection,
+                                      options: options)
             stages += [FaceDetectionStage(tracker: tracker),
                        FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection)]
         }

@@ -42,7 +42,7 @@ public final class CardTracker {
 
     public let cards: CardSet
     public let options: Options
-    private let worker: IdleTimeWorker<[CardDetection]>
+    private let worker: IdleTimeWorker<Void, [CardDetection]>
     private let quad = CardQuad()
     private var tracks: [Track] = []
     private var lastSearch: Int?
@@ -59,7 +59,7 @@ public final class CardTracker {
         self.cards = cards
         self.options = options
         let engine = try CardRecognizer(cards: cards, options: recognizer)
-        worker = IdleTimeWorker(name: "heritage-lens card recognition", background: background) { gray, _ in
+        worker = IdleTimeWorker(name: "heritage-lens card recognition", background: background) { gray, _, _ in
             try engine.recognize(in: gray)
         }
     }
@@ -70,7 +70,7 @@ public final class CardTracker {
         if let last = lastSearch, frameIndex - last < interval { return }
         guard !worker.isBusy else { return }
         lastSearch = frameIndex
-        try worker.submit(gray, frameIndex: frameIndex)
+        try worker.submit((), on: gray, frameIndex: frameIndex)
     }
 
     /// Follows tracked cards into this frame, takes in recognitions, returns the visible cards.

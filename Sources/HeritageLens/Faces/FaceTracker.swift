@@ -6,8 +6,7 @@ import Logging
 /// A tracked face costs one landmark fit per frame: the next frame's fit is placed from the
 /// previous landmarks (centre, size and roll, the way MediaPipe crops its face mesh from the last
 /// landmarks), not from a detection. Detection runs only as scheduled (`DetectionSchedule`) to find
-/// new faces and to re-confirm tracks, through a `FaceDetectionWorker` that may run off the frame
-/// path. A track is confirmed after `confirmAfter` plausible fits, survives `maximumMisses`
+/// new faces and to re-confirm tracks, through an `IdleTimeWorker` that may run off the frame path. A track is confirmed after `confirmAfter` plausible fits, survives `maximumMisses`
 /// implausible ones, is dropped when re-detection around it fails twice, and its id comes back if
 /// the face is found again near where it was lost within `lostMemory` seconds.
 public final class FaceTracker {
@@ -58,7 +57,7 @@ public final class FaceTracker {
 
     public let options: Options
     private let predictor: LandmarkPredictor
-    private let worker: FaceDetectionWorker
+    private let worker: IdleTimeWorker<[FaceDetectionJob], [FaceDetectionResult]>
     private let plausibility: LandmarkPlausibility
     private var schedule: DetectionSchedule
     private var tracks: [Track] = []
@@ -71,9 +70,18 @@ public final class FaceTracker {
     /// CPU ms of detection work whose results arrived this frame, by job kind.
     public private(set) var detectionMilliseconds = 0.0
 
-    public init(predictor: LandmarkPredictor, worker: FaceDetectionWorker, options: Options = Options()) {
+    /// `background`: run detection on an idle-time thread (live) instead of inline (deterministic).
+    public init(detector: FaceDetector, predictor: LandmarkPredictor, background: Bool, options: Options = Options()) {
         self.predictor = predictor
-        self.worker = worker
+        let runner = DetectionRunner(detector: detector, predictor: predictor, minimumEyeDistance: options.minimumEyeDistance)
+        worker = IdleTimeWorker(name: "heritage-lens face detection", background: background) { gray, frame, jobs in
+            try jobs.map { job in
+                let start = threadCPUNanoseconds()
+                let found = try runner.run(job, on: gray)
+                return FaceDetectionResult(job: job, frameIndex: frame, detections: found,
+                                           milliseconds: Double(threadCPUNanoseconds() - start) / 1e6)
+            }
+        }
         self.options = options
         plausibility = LandmarkPlausibility(options: options.plausibility)
         schedule = DetectionSchedule(options: options.schedule)
@@ -95,7 +103,7 @@ public final class FaceTracker {
                                                            width: side, height: side)))
         }
         guard !jobs.isEmpty, !worker.isBusy else { return }
-        try worker.submit(jobs, gray: gray, frameIndex: frameIndex)
+        try worker.submit(jobs, on: gray, frameIndex: frameIndex)
     }
 
     /// Follows the tracked faces into this frame, takes in finished detections, and returns the
@@ -108,9 +116,11 @@ public final class FaceTracker {
         }
         // 2. Detection results: confirm tracks, start new ones, drop tracks nobody can see.
         detectionMilliseconds = 0
-        for result in worker.collect() {
-            detectionMilliseconds += result.milliseconds
-            try take(result, gray: gray, stale: result.frameIndex < frameIndex, time: time)
+        for finished in worker.collect() {
+            for result in finished.output {
+                detectionMilliseconds += result.milliseconds
+                try take(result, gray: gray, stale: result.frameIndex < frameIndex, time: time)
+            }
         }
         // 3. Lose tracks that missed too often; forget old losses; remove duplicates.
         tracks.removeAll { t in

@@ -6,7 +6,7 @@ import HeritageCore
 /// (deterministic, for `process`), or on a SCHED_IDLE thread that only gets the CPU while the
 /// frame path waits for the next frame (live runs), so the work never delays a frame.
 // State shared with the thread is guarded by `condition`; `work` runs only on the thread.
-public final class IdleTimeWorker<Output>: @unchecked Sendable {
+public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     public struct Finished {
         public var frameIndex: Int
         public var output: Output
@@ -14,17 +14,18 @@ public final class IdleTimeWorker<Output>: @unchecked Sendable {
         public var milliseconds: Double
     }
 
-    private let work: (Image, Int) throws -> Output
+    private let work: (Image, Int, Job) throws -> Output
     private let background: Bool
     private let condition = NSCondition()
     private let gray = Image()
     private var pendingFrame: Int?
+    private var pendingJob: Job?
     private var finished: [Finished] = []
     private var running = true
     private var failure: Error?
     private var thread: Thread?
 
-    public init(name: String, background: Bool, work: @escaping (Image, Int) throws -> Output) {
+    public init(name: String, background: Bool, work: @escaping (Image, Int, Job) throws -> Output) {
         self.work = work
         self.background = background
         guard background else { return }
@@ -38,11 +39,11 @@ public final class IdleTimeWorker<Output>: @unchecked Sendable {
 
     public var isBusy: Bool { condition.withLock { pendingFrame != nil } }
 
-    /// Starts work on `frameGray` unless earlier work is still running (then nothing happens).
-    public func submit(_ frameGray: Image, frameIndex: Int) throws {
+    /// Starts `job` on `frameGray` unless earlier work is still running (then nothing happens).
+    public func submit(_ job: Job, on frameGray: Image, frameIndex: Int) throws {
         guard background else {
             let start = threadCPUNanoseconds()
-            let output = try work(frameGray, frameIndex)
+            let output = try work(frameGray, frameIndex, job)
             finished.append(Finished(frameIndex: frameIndex, output: output,
                                      milliseconds: Double(threadCPUNanoseconds() - start) / 1e6))
             return
@@ -52,6 +53,7 @@ public final class IdleTimeWorker<Output>: @unchecked Sendable {
             guard pendingFrame == nil else { return }
             try frameGray.copy(to: gray)
             pendingFrame = frameIndex
+            pendingJob = job
             condition.signal()
         }
     }
@@ -68,23 +70,25 @@ public final class IdleTimeWorker<Output>: @unchecked Sendable {
         while true {
             condition.lock()
             while running && pendingFrame == nil { condition.wait() }
-            guard running, let frame = pendingFrame else {
+            guard running, let frame = pendingFrame, let job = pendingJob else {
                 condition.unlock()
                 return
             }
             condition.unlock()
             let start = threadCPUNanoseconds()
             do {
-                let output = try work(gray, frame)
+                let output = try work(gray, frame, job)
                 let ms = Double(threadCPUNanoseconds() - start) / 1e6
                 condition.withLock {
                     finished.append(Finished(frameIndex: frame, output: output, milliseconds: ms))
                     pendingFrame = nil
+                    pendingJob = nil
                 }
             } catch {
                 condition.withLock {
                     failure = error
                     pendingFrame = nil
+                    pendingJob = nil
                 }
             }
         }

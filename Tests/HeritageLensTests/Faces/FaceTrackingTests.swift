@@ -36,9 +36,7 @@ struct FaceTrackingTests {
         let scene = try SyntheticScene(size: Size(width: 640, height: 480),
                                        layers: [.init(name: "face", image: image) { place($0) }],
                                        effects: .init(noiseSigma: 2))
-        let tracker = FaceTracker(predictor: Self.predictor,
-                                  worker: InlineDetectionWorker(detector: Self.detector, predictor: Self.predictor,
-                                                                minimumEyeDistance: 28))
+        let tracker = FaceTracker(detector: Self.detector, predictor: Self.predictor, background: false)
         let collector = AnchorCollector()
         let pipeline = Pipeline(
             source: try SceneSource(name: "moving", scene: scene, frameCount: frames),
@@ -75,9 +73,7 @@ struct FaceTrackingTests {
                 .similarity(pivot: Point2(225, 150), scale: 1.1, angle: 0.01 * Double(i), position: Point2(320, 240))
             },
         ], effects: .init(noiseSigma: 3))
-        let tracker = FaceTracker(predictor: Self.predictor,
-                                  worker: InlineDetectionWorker(detector: Self.detector, predictor: Self.predictor,
-                                                                minimumEyeDistance: 28))
+        let tracker = FaceTracker(detector: Self.detector, predictor: Self.predictor, background: false)
         let collector = AnchorCollector()
         _ = try Pipeline(source: try SceneSource(name: "cat", scene: scene, frameCount: 40),
                          stages: [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
@@ -95,8 +91,7 @@ struct FaceTrackingTests {
         ])
         try scene.render(frame: 0, into: frame)
         try frame.convertToGray(into: gray)
-        let worker = BackgroundDetectionWorker(detector: try HOGFaceDetector(), predictor: Self.predictor, minimumEyeDistance: 28)
-        let tracker = FaceTracker(predictor: Self.predictor, worker: worker)
+        let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: Self.predictor, background: true)
         var found: [FaceAnchor] = []
         for i in 0..<200 where found.isEmpty {
             try tracker.scheduleDetection(on: gray, frameIndex: i)

@@ -1,0 +1,53 @@
+import CBridge
+import Foundation
+import HeritageCore
+
+/// One piece of detection work.
+public enum FaceDetectionJob: Hashable, Sendable {
+    /// The whole frame, for new faces.
+    case search
+    /// Around one track, to confirm a face is still there.
+    case verify(trackID: Int, region: Rect)
+}
+
+/// What a job found, on which frame, at what cost.
+public struct FaceDetectionResult: Sendable {
+    public var job: FaceDetectionJob
+    public var frameIndex: Int
+    public var detections: [FaceDetection]
+    /// Thread CPU time the job took.
+    public var milliseconds: Double
+}
+
+/// Turns a job into detector calls: search scale from the smallest face wanted, verification
+/// regions scaled so the face fills the detector's window.
+struct DetectionRunner {
+    let detector: FaceDetector
+    let predictor: LandmarkPredictor
+    /// Search scale: above 1 lets the detector's 80 px window see faces this many px between the eyes.
+    let searchScale: Double
+
+    init(detector: FaceDetector, predictor: LandmarkPredictor, minimumEyeDistance: Double) {
+        self.detector = detector
+        self.predictor = predictor
+        searchScale = min(2.5, max(0.25, 90 / (FaceFrame.detectorBoxWidth * minimumEyeDistance)))
+    }
+
+    func run(_ job: FaceDetectionJob, on gray: Image) throws -> [FaceDetection] {
+        switch job {
+        case .search:
+            // New faces get their landmarks here, on the frame they were found in: exact dlib
+            // boxes for the fit, and the cost stays with the worker.
+            return try detector.detect(in: gray, region: nil, scale: searchScale).map { d in
+                var d = d
+                d.landmarks = try predictor.fit(in: gray, box: d.box)
+                return d
+            }
+        case .verify(_, let region):
+            // The face is about region/1.8 wide; bring it to ~110 px (the window is 80).
+            let face = region.width / 1.8
+            let scale = min(2.5, max(0.4, 110 / face))
+            return try detector.detect(in: gray, region: region, scale: scale)
+        }
+    }
+}
