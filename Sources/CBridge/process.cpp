@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <sched.h>
+#include <sys/resource.h>
+#include <ctime>
 #include <unistd.h>
 
 namespace cbridge {
@@ -49,6 +51,29 @@ int32_t cb_set_current_thread_idle(void) {
         return -1;
     }
     return 0;
+}
+
+int32_t cb_pin_to_cpus(int32_t first, int32_t count) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = first; i < first + count; ++i) CPU_SET(i, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+        cbridge::set_error(std::string("sched_setaffinity: ") + std::strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int64_t cb_peak_rss_kb(void) {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+int64_t cb_process_cpu_ns(void) {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return int64_t(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
 static volatile std::sig_atomic_t stop_count = 0;

@@ -33,6 +33,14 @@ const char *cb_opencv_build_information(void);
  *  background detection uses the time between frames and never delays a frame. 0 ok, -1 fail. */
 int32_t cb_set_current_thread_idle(void);
 
+/** Restricts the process's threads (this one and those it starts later) to `count` CPUs starting
+ *  at `first`. 0 ok, -1 fail. */
+int32_t cb_pin_to_cpus(int32_t first, int32_t count);
+/** Peak resident set size of the process, in kilobytes. */
+int64_t cb_peak_rss_kb(void);
+/** CPU time of the whole process (all threads), in nanoseconds. */
+int64_t cb_process_cpu_ns(void);
+
 /* SIGINT/SIGTERM: the first sets a flag the pipeline polls to finish cleanly; a second one exits
  * at once with status 130. */
 void cb_install_stop_handlers(void);

@@ -1,0 +1,127 @@
+import ArgumentParser
+import CBridge
+import Foundation
+import HeritageCore
+import HeritageLens
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure the full pipeline on a recorded video, as weak hardware would run it.",
+        discussion: """
+            Pins itself to N CPUs (one by default: CPU 1 when there is more than one) with OpenCV on as
+            many threads, runs capture, faces, cards, pose and render on the input (the sample by
+            default) and reports per-stage and end-to-end p50/p95/p99/max, throughput, dropped frames,
+            CPU per frame, peak memory, when the first face and card were anchored, and in auto mode the
+            tier timeline. --paced (default) releases frames at the video's rate like a camera, with
+            detection in idle time; --max runs flat out with detection inline.
+            """
+    )
+
+    enum BenchTier: String, ExpressibleByArgument, CaseIterable { case low, high, auto, all }
+
+    @Argument(help: "A recorded video (default: the sample).")
+    var input: String = "Samples/sample.mp4"
+
+    @Option(help: "Tier to measure, or all to run low, high and auto back to back.")
+    var tier: BenchTier = .all
+
+    @Option(help: ArgumentHelp("CPUs to run on (and OpenCV threads).", valueName: "n"))
+    var cores: Int = 1
+
+    @Option(help: ArgumentHelp("Frames per tier (default: the whole input).", valueName: "n"))
+    var frames: Int?
+
+    @Flag(help: "Release frames at the video's rate (--paced, default) or as fast as possible (--max).")
+    var pacing: Pacing = .paced
+
+    enum Pacing: String, EnumerableFlag { case paced, max }
+
+    @Option(help: ArgumentHelp("Frame budget for the auto tier and the plot, ms (default: one frame period).", valueName: "ms"))
+    var budgetMs: Double?
+
+    @Flag(help: "Also write the composited video and anchors (to a temporary folder), as a real run would.")
+    var sinks = false
+
+    @Option(help: ArgumentHelp("Write the full report as JSON.", valueName: "file"))
+    var json: String?
+
+    @Option(help: ArgumentHelp("Write per-frame latency and the histogram as SVG.", valueName: "file"))
+    var plot: String?
+
+    @OptionGroup var faces: FaceOptions
+    @OptionGroup var cards: CardOptions
+
+    func validate() throws {
+        let online = ProcessInfo.processInfo.activeProcessorCount
+        if cores < 1 || cores > online { throw ValidationError("--cores must be between 1 and \(online)") }
+        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
+        if let budgetMs, !(budgetMs > 0) { throw ValidationError("--budget-ms must be positive") }
+    }
+
+    func run() throws {
+        do {
+            let online = ProcessInfo.processInfo.activeProcessorCount
+            let first = cores == 1 && online > 1 ? 1 : 0
+            if cb_pin_to_cpus(Int32(first), Int32(cores)) != 0 {
+                throw CommandFailure("--cores \(cores): cannot pin to CPUs \(first)...: \(String(cString: cb_last_error()))")
+            }
+            let pinned = cores == 1 ? "\(first)" : "\(first)-\(first + cores - 1)"
+            if input == "Samples/sample.mp4" && !FileManager.default.fileExists(atPath: input) {
+                throw CommandFailure("\(input): the sample has not been made yet; run 'heritage-lens sample' (or scripts/setup.sh)")
+            }
+            let tiers: [TierSetting] = tier == .all ? [.low, .high, .auto] : [TierSetting(rawValue: tier.rawValue)!]
+            var runs: [BenchRun] = []
+            for t in tiers {
+                var args = ["--tier", t.rawValue, "--threads", "\(cores)"]
+                if let frames { args += ["--frames", "\(frames)"] }
+                if let budgetMs { args += ["--budget-ms", "\(budgetMs)"] }
+                let options = try RunOptions.parse(args)
+                if runs.isEmpty { _ = options.configureProcess() }
+                runs.append(try measure(t, options: options))
+                FileHandle.standardError.write(Data("bench: tier \(t.rawValue) done\n".utf8))
+            }
+            let machine = MachineInfo.current(pinned: pinned)
+            print(BenchReport.table(runs: runs, machine: machine))
+            if let json {
+                try BenchReport.json(runs: runs, machine: machine, input: input, paced: pacing == .paced)
+                    .write(toFile: json, atomically: true, encoding: .utf8)
+            }
+            if let plot { try LatencyPlot.svg(runs: runs).write(toFile: plot, atomically: true, encoding: .utf8) }
+        } catch {
+            exitWithOneLine(error)
+        }
+    }
+
+    private func measure(_ t: TierSetting, options: RunOptions) throws -> BenchRun {
+        let paced = pacing == .paced
+        let source = try VideoFileSource(path: input, options: .init(realtime: paced))
+        let scratch = NSTemporaryDirectory() + "/heritage-lens-bench-\(getpid())"
+        var outputs = try OutputOptions.parse([])
+        if sinks {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            outputs = try OutputOptions.parse(["-o", scratch + "/out.mp4", "--anchors", scratch + "/anchors.jsonl"])
+        }
+        defer { if sinks { try? FileManager.default.removeItem(atPath: scratch) } }
+        let assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
+                                        cameraName: nil, backgroundDetection: paced, preview: false,
+                                        logger: .init(label: "heritage-lens.bench"))
+        let stages = try assembly.makeStages(intrinsics: assembly.intrinsics())
+        let recorder = BenchRecorder()
+        var sinkList: [FrameSink] = [recorder]
+        if sinks {
+            sinkList.append(try VideoFileSink(path: scratch + "/out.mp4", size: source.size, framesPerSecond: source.framesPerSecond))
+            sinkList.append(try AnchorsSink(path: scratch + "/anchors.jsonl"))
+        }
+        let pipeline = Pipeline(source: source, stages: stages, sinks: sinkList,
+                                options: .init(tier: t == .high ? .high : .low, frameLimit: frames))
+        let budget = options.budgetMs ?? 1000 / max(1, source.framesPerSecond)
+        if t == .auto { pipeline.setTier(.auto, budgetMilliseconds: budget) }
+        pipeline.onFrame = { recorder.record($0) }
+        let cpu0 = cb_process_cpu_ns()
+        let summary = try pipeline.run()
+        let cpu = Double(cb_process_cpu_ns() - cpu0) / 1e9
+        return BenchRun(tier: t.rawValue, recorder: recorder, dropped: summary.framesDropped, wallSeconds: summary.wallSeconds,
+                        processCPUSeconds: cpu, peakRSSMegabytes: Double(cb_peak_rss_kb()) / 1024,
+                        budgetMilliseconds: budget)
+    }
+}
