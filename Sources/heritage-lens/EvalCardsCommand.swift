@@ -38,27 +38,15 @@ struct EvalCards: ParsableCommand {
             var scores: [CardSequenceScore] = []
             for sequence in sequences where only.isEmpty || only.contains(sequence.name) {
                 let tracker = try CardTracker(cards: set, background: backgroundDetection)
-                let collector = AnchorCollector()
-                let intrinsics = Intrinsics.assumed(for: sequence.scene.size)
-                var stages: [FrameStage] = [GrayConversionStage(), CardRecognitionStage(tracker: tracker),
-                                            CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection),
-                                            PoseStage(intrinsics: intrinsics, cards: set)]
-                var sinks: [FrameSink] = [collector]
-                if let videos {
-                    stages.append(AnchorOverlayStage(intrinsics: intrinsics))
-                    sinks.append(try VideoFileSink(path: "\(videos)/\(sequence.name).mp4", size: sequence.scene.size,
-                                                   framesPerSecond: 30))
-                }
-                let source = try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
-                                             paced: backgroundDetection)
-                let pipeline = Pipeline(source: source, stages: stages, sinks: sinks)
-                var times: [Double] = []
-                pipeline.onFrame = { m in times.append(["card_detect", "cards"].compactMap { m.milliseconds(of: $0) }.reduce(0, +)) }
-                _ = try pipeline.run()
-                var score = CardEvaluation.score(sequence, anchors: collector.frames)
+                let (anchors, times) = try SequenceRunner(paced: backgroundDetection, videos: videos).run(
+                    sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
+                    stages: [CardRecognitionStage(tracker: tracker),
+                             CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection),
+                             PoseStage(intrinsics: .assumed(for: sequence.scene.size), cards: set)],
+                    timing: ["card_detect", "cards"])
+                var score = CardEvaluation.score(sequence, anchors: anchors)
                 score.cardStageMilliseconds = times
                 scores.append(score)
-                FileHandle.standardError.write(Data("  \(sequence.name): done\n".utf8))
             }
             print(table(scores))
         } catch {

@@ -54,29 +54,15 @@ struct EvalFaces: ParsableCommand {
             FileHandle.standardError.write(Data("evaluating \(sequences.count) sequences from \(annotated.count) annotated faces\n".utf8))
             for sequence in sequences where only.isEmpty || only.contains(sequence.name) {
                 let tracker = FaceTracker(detector: detector, predictor: predictor, background: backgroundDetection)
-                let source = try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
-                                             paced: backgroundDetection)
-                let collector = AnchorCollector()
-                let intrinsics = Intrinsics.assumed(for: sequence.scene.size)
-                var stages: [FrameStage] = [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
-                                            FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection),
-                                            PoseStage(intrinsics: intrinsics)]
-                var sinks: [FrameSink] = [collector]
-                if let videos {
-                    stages.append(AnchorOverlayStage(intrinsics: intrinsics))
-                    sinks.append(try VideoFileSink(path: "\(videos)/\(sequence.name).mp4", size: sequence.scene.size,
-                                                   framesPerSecond: 30))
-                }
-                let pipeline = Pipeline(source: source, stages: stages, sinks: sinks)
-                var stageTimes: [Double] = []
-                pipeline.onFrame = { m in
-                    stageTimes.append(["face_detect", "faces", "pose"].compactMap { m.milliseconds(of: $0) }.reduce(0, +))
-                }
-                _ = try pipeline.run()
-                var score = FaceEvaluation.score(sequence, anchors: collector.frames)
-                score.faceStageMilliseconds = stageTimes
+                let (anchors, times) = try SequenceRunner(paced: backgroundDetection, videos: videos).run(
+                    sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
+                    stages: [FaceDetectionStage(tracker: tracker),
+                             FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection),
+                             PoseStage(intrinsics: .assumed(for: sequence.scene.size))],
+                    timing: ["face_detect", "faces", "pose"])
+                var score = FaceEvaluation.score(sequence, anchors: anchors)
+                score.faceStageMilliseconds = times
                 scores.append(score)
-                FileHandle.standardError.write(Data("  \(sequence.name): done\n".utf8))
             }
             print(FaceReport(scores: scores).table)
             if let json { try FaceReport(scores: scores).json.write(toFile: json, atomically: true, encoding: .utf8) }

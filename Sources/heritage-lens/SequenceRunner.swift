@@ -1,0 +1,32 @@
+import Foundation
+import HeritageCore
+import HeritageLens
+
+/// Runs the pipeline over one evaluation sequence: the given tracking stages after the gray
+/// conversion, optionally a video with the anchors drawn; returns every frame's anchors and the
+/// per-frame time of the named stages.
+struct SequenceRunner {
+    /// Paced at 30 fps with detection in idle time (live), or flat out and inline.
+    let paced: Bool
+    /// Folder for `<name>.mp4` check videos, or nil.
+    let videos: String?
+
+    func run(_ name: String, scene: SyntheticScene, frameCount: Int, stages tracking: [FrameStage],
+             timing stageNames: [String]) throws -> (anchors: [FrameAnchors], milliseconds: [Double]) {
+        let intrinsics = Intrinsics.assumed(for: scene.size)
+        var stages: [FrameStage] = [GrayConversionStage()] + tracking
+        let collector = AnchorCollector()
+        var sinks: [FrameSink] = [collector]
+        if let videos {
+            stages.append(AnchorOverlayStage(intrinsics: intrinsics))
+            sinks.append(try VideoFileSink(path: "\(videos)/\(name).mp4", size: scene.size, framesPerSecond: 30))
+        }
+        let source = try SceneSource(name: name, scene: scene, frameCount: frameCount, paced: paced)
+        let pipeline = Pipeline(source: source, stages: stages, sinks: sinks)
+        var times: [Double] = []
+        pipeline.onFrame = { m in times.append(stageNames.compactMap { m.milliseconds(of: $0) }.reduce(0, +)) }
+        _ = try pipeline.run()
+        FileHandle.standardError.write(Data("  \(name): done\n".utf8))
+        return (collector.frames, times)
+    }
+}
