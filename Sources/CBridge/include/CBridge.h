@@ -272,6 +272,19 @@ double cb_warped_correlation(const cb_image *frame_gray, const double h[9], cons
 int32_t cb_render_reference(const cb_image *reference, const double h[9], const cb_image *frame_gray, cb_image *dst,
                             cb_rect *box);
 
+/* ---------------------------------------------------------------- camera calibration */
+
+/** Finds a chessboard's inner corners (cols x rows) in an 8-bit gray image, refined to sub-pixel.
+ *  Returns cols*rows when found, 0 when not. */
+int32_t cb_find_chessboard(const cb_image *gray, int32_t cols, int32_t rows, cb_point2f *corners);
+/** OpenCV's calibrateCamera over `views` views of `per_view` points each (object points in metres on
+ *  z = 0, image points in pixels, view after view). Writes the camera matrix, 5 distortion terms and
+ *  each view's RMS reprojection error; returns the overall RMS, or -1. */
+double cb_calibrate_camera(const cb_point3d *object, const cb_point2f *image, int32_t views, int32_t per_view,
+                           int32_t width, int32_t height, double k_out[9], double dist_out[5], double *view_errors);
+/** Renders what a camera with distortion `dist` sees, from the ideal (pinhole) image src. */
+int32_t cb_distort_image(const cb_image *src, cb_image *dst, const double k[9], const double dist[5]);
+
 /* ---------------------------------------------------------------- calibration files */
 
 typedef struct {

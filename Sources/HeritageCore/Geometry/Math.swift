@@ -11,6 +11,7 @@ import Darwin
 @inline(__always) func _tan(_ x: Double) -> Double { tan(x) }
 @inline(__always) func _exp(_ x: Double) -> Double { exp(x) }
 @inline(__always) func _asin(_ x: Double) -> Double { asin(x) }
+@inline(__always) func _acos(_ x: Double) -> Double { acos(x) }
 
 /// Degrees per radian.
 public let degreesPerRadian = 180.0 / Double.pi

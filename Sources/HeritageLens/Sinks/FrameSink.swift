@@ -6,6 +6,12 @@ public struct ProcessedFrame {
     /// The composited output (the renderer draws into the frame's buffer).
     public let output: Image
     public let anchors: FrameAnchors
+
+    public init(frame: Frame, output: Image, anchors: FrameAnchors) {
+        self.frame = frame
+        self.output = output
+        self.anchors = anchors
+    }
 }
 
 /// Where processed frames go: a window, a video file, snapshots, the anchors stream.
