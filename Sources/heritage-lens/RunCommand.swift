@@ -55,19 +55,23 @@ struct Run: ParsableCommand {
         do {
             let path = CameraDevices.path(for: camera)
             let requested = try parsedSize()
-            let grabber: FrameGrabber
             var cameraName = path
             if let device = try? CameraDevices.query(path) { cameraName = device.card }
-            switch backend {
-            case .v4l2:
-                let g = try V4L2Grabber(path: path, negotiator: CameraModeNegotiator(requestedSize: requested,
-                                                                                     requestedFramesPerSecond: fps))
-                logger.notice("camera \(path): \(g.mode)")
-                grabber = g
-            case .opencv:
-                grabber = try OpenCVCameraGrabber(path: path, requestedSize: requested, framesPerSecond: fps)
+            let backend = self.backend, fps = self.fps
+            var announced = false
+            // Opened again after a failure: an unplugged camera is waited for, not fatal.
+            let source = try ReconnectingCameraSource(name: path) { () throws -> FrameGrabber in
+                switch backend {
+                case .v4l2:
+                    let g = try V4L2Grabber(path: path, negotiator: CameraModeNegotiator(requestedSize: requested,
+                                                                                         requestedFramesPerSecond: fps))
+                    if !announced { logger.notice("camera \(path): \(g.mode)") }
+                    announced = true
+                    return g
+                case .opencv:
+                    return try OpenCVCameraGrabber(path: path, requestedSize: requested, framesPerSecond: fps)
+                }
             }
-            let source = LiveCameraSource(grabber: grabber)
             let preview = !noPreview && PreviewWindow.displayAvailable
             if !preview && outputs.output == nil && outputs.anchors == nil && outputs.metrics == nil {
                 logger.notice("no display and no outputs: nothing will be shown or written (add -o, --anchors or --metrics)")
