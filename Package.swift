@@ -53,7 +53,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HeritageCoreTests", dependencies: ["HeritageCore"]),
-        .testTarget(name: "HeritageLensTests", dependencies: ["HeritageLens", "HeritageCore", "CBridge"]),
+        .testTarget(name: "HeritageLensTests", dependencies: ["HeritageLens", "HeritageCore", "CBridge"],
+                    exclude: ["Fuzz/Corpus"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import HeritageCore
 
 /// A face in a photo with its 68 annotated points.
@@ -31,36 +28,35 @@ public enum AnnotatedFaces {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw Failure.unreadable(path, reason: "cannot read the file")
             }
-            let reader = Reader(folder: (path as NSString).deletingLastPathComponent)
-            let parser = XMLParser(data: data)
-            parser.delegate = reader
-            guard parser.parse() else {
-                throw Failure.unreadable(path, reason: parser.parserError.map { "\($0)" } ?? "parse error")
-            }
-            guard reader.closed else { throw Failure.unreadable(path, reason: "truncated: no closing </dataset>") }
-            faces += reader.faces
+            faces += try parse(data, folder: (path as NSString).deletingLastPathComponent, path: path)
         }
         return faces
     }
 
-    final class Reader: NSObject, XMLParserDelegate {
-        let folder: String
+    /// A small tag scanner for this one format. Foundation's XMLParser crashed (SIGILL inside
+    /// libFoundationXML) on some corrupt files the fuzz tests made, so it is not used.
+    static func parse(_ data: Data, folder: String, path: String) throws -> [AnnotatedFace] {
+        let text = String(decoding: data, as: UTF8.self)
         var faces: [AnnotatedFace] = []
+        var image: String?
+        var box: Rect?
+        var parts: [Int: Point2] = [:]
         var closed = false
-        private var image: String?
-        private var box: Rect?
-        private var parts: [Int: Point2] = [:]
-
-        init(folder: String) {
-            self.folder = folder
-        }
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes a: [String: String] = [:]) {
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "<") {
+            guard let end = rest[open...].firstIndex(of: ">") else {
+                throw Failure.unreadable(path, reason: "truncated tag")
+            }
+            let tag = rest[rest.index(after: open)..<end]
+            rest = rest[rest.index(after: end)...]
+            var name = tag.prefix { !$0.isWhitespace }
+            if name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+            let a = attributes(tag)
             switch name {
             case "image":
                 image = a["file"].map { (folder as NSString).appendingPathComponent($0) }
             case "box":
+                box = nil
                 if let t = a["top"].flatMap(Double.init), let l = a["left"].flatMap(Double.init),
                    let w = a["width"].flatMap(Double.init), let h = a["height"].flatMap(Double.init) {
                     box = Rect(x: l, y: t, width: w, height: h)
@@ -68,19 +64,40 @@ public enum AnnotatedFaces {
                 parts = [:]
             case "part":
                 if let n = a["name"].flatMap(Int.init), let x = a["x"].flatMap(Double.init),
-                   let y = a["y"].flatMap(Double.init), (0..<68).contains(n) {
+                   let y = a["y"].flatMap(Double.init), (0..<68).contains(n), x.isFinite, y.isFinite {
                     parts[n] = Point2(x, y)
                 }
-            default: break
+            case "/box":
+                if let image, let box, parts.count == 68 {
+                    faces.append(AnnotatedFace(imagePath: image, box: box, landmarks: (0..<68).map { parts[$0]! }))
+                }
+                box = nil
+            case "/dataset":
+                closed = true
+            default:
+                break
             }
         }
+        guard closed else { throw Failure.unreadable(path, reason: "truncated: no closing </dataset>") }
+        return faces
+    }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            if name == "box", let image, let box, parts.count == 68 {
-                faces.append(AnnotatedFace(imagePath: image, box: box, landmarks: (0..<68).map { parts[$0]! }))
+    /// `key='value'` and `key="value"` pairs of a tag.
+    static func attributes(_ tag: Substring) -> [String: String] {
+        var out: [String: String] = [:]
+        var rest = tag
+        while let eq = rest.firstIndex(of: "=") {
+            let key = rest[..<eq].split(whereSeparator: { $0.isWhitespace }).last.map(String.init) ?? ""
+            var after = rest[rest.index(after: eq)...]
+            guard let quote = after.first, quote == "'" || quote == "\"" else {
+                rest = after
+                continue
             }
-            if name == "box" { box = nil }
-            if name == "dataset" { closed = true }
+            after = after.dropFirst()
+            guard let close = after.firstIndex(of: quote) else { break }
+            out[key] = String(after[..<close])
+            rest = after[after.index(after: close)...]
         }
+        return out
     }
 }
