@@ -19,6 +19,9 @@ struct Process: ParsableCommand {
     @Flag(help: "Pace frames like a live camera and drop late ones.")
     var realtime = false
 
+    @Flag(help: "Play a video file again from the start when it ends (soak runs; stop with --frames or Ctrl-C).")
+    var loop = false
+
     @Option(help: ArgumentHelp("Frame rate given to images and image folders.", valueName: "fps"))
     var imageRate: Double = 30
 
@@ -66,6 +69,6 @@ struct Process: ParsableCommand {
         if exists && (isDirectory.boolValue || ImageSource.imageExtensions.contains(ext)) {
             return try ImageSource(path: input, framesPerSecond: imageRate, repeats: repeatCount)
         }
-        return try VideoFileSource(path: input, options: .init(realtime: realtime))
+        return try VideoFileSource(path: input, options: .init(realtime: realtime, loop: loop))
     }
 }

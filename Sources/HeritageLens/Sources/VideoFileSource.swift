@@ -11,10 +11,13 @@ public final class VideoFileSource: FrameSource {
     public struct Options: Sendable {
         /// Pace frames at their presentation times and skip late ones, like a camera.
         public var realtime = false
+        /// Start again at the end (soak runs, kiosks showing a recording).
+        public var loop = false
         public var clock: any MonotonicClock = SystemClock()
 
-        public init(realtime: Bool = false) {
+        public init(realtime: Bool = false, loop: Bool = false) {
             self.realtime = realtime
+            self.loop = loop
         }
     }
 
@@ -27,6 +30,8 @@ public final class VideoFileSource: FrameSource {
     public private(set) var deliveredFrameCount = 0
 
     private var reader: OpaquePointer?
+    /// Seconds added to presentation times after each loop.
+    private var loopOffset = 0.0
     private let options: Options
     private let buffer = Image()
     private var startedAt: UInt64?
@@ -71,7 +76,12 @@ public final class VideoFileSource: FrameSource {
             let status = cb_video_reader_read(r, buffer.raw, &pts)
             if status == 0 {
                 if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }
-                return nil
+                guard options.loop, let again = cb_video_reader_open(name) else { return nil }
+                cb_video_reader_free(r)
+                reader = again
+                loopOffset = lastTime + 1 / framesPerSecond
+                firstPTS = nil
+                return try nextFrame()
             }
             if status < 0 {
                 // A frame that does not decode mid-stream ends the stream here rather than aborting:
@@ -99,14 +109,13 @@ public final class VideoFileSource: FrameSource {
         }
     }
 
-    /// Seconds from the first frame; falls back to index / fps when the container's times are
-    /// missing or do not increase.
+    /// Seconds from the first frame; falls back to one frame period after the last time when the
+    /// container's times are missing or do not increase.
     private func presentationTime(_ ptsMilliseconds: Double) -> Double {
         let seconds = ptsMilliseconds / 1000
         if firstPTS == nil { firstPTS = seconds }
-        let t = seconds - firstPTS!
-        let fallback = Double(deliveredFrameCount + droppedFrameCount) / framesPerSecond
-        if !t.isFinite || t <= lastTime { return max(fallback, lastTime + 1 / framesPerSecond) }
+        let t = seconds - firstPTS! + loopOffset
+        if !t.isFinite || t <= lastTime { return lastTime.isFinite ? lastTime + 1 / framesPerSecond : loopOffset }
         return t
     }
 }
