@@ -66,7 +66,8 @@ struct Bench: ParsableCommand {
                 throw CommandFailure("--cores \(cores): cannot pin to CPUs \(first)...: \(String(cString: cb_last_error()))")
             }
             let pinned = cores == 1 ? "\(first)" : "\(first)-\(first + cores - 1)"
-            if input == "Samples/sample.mp4" && !FileManager.default.fileExists(atPath: input) {
+            let input = self.input == "Samples/sample.mp4" ? ProjectAssets.path(self.input) : self.input
+            if input.hasSuffix("Samples/sample.mp4") && !FileManager.default.fileExists(atPath: input) {
                 throw CommandFailure("\(input): the sample has not been made yet; run 'heritage-lens sample' (or scripts/setup.sh)")
             }
             let tiers: [TierSetting] = tier == .all ? [.low, .high, .auto] : [TierSetting(rawValue: tier.rawValue)!]
@@ -77,7 +78,7 @@ struct Bench: ParsableCommand {
                 if let budgetMs { args += ["--budget-ms", "\(budgetMs)"] }
                 let options = try RunOptions.parse(args)
                 if runs.isEmpty { _ = options.configureProcess() }
-                runs.append(try measure(t, options: options))
+                runs.append(try measure(t, options: options, input: input))
                 FileHandle.standardError.write(Data("bench: tier \(t.rawValue) done\n".utf8))
             }
             let machine = MachineInfo.current(pinned: pinned)
@@ -92,7 +93,7 @@ struct Bench: ParsableCommand {
         }
     }
 
-    private func measure(_ t: TierSetting, options: RunOptions) throws -> BenchRun {
+    private func measure(_ t: TierSetting, options: RunOptions, input: String) throws -> BenchRun {
         let paced = pacing == .paced
         let source = try VideoFileSource(path: input, options: .init(realtime: paced))
         let scratch = NSTemporaryDirectory() + "/heritage-lens-bench-\(getpid())"

@@ -115,7 +115,8 @@ struct CardOptions: ParsableArguments {
     func folder() throws -> String? {
         if noCards { return nil }
         if let cards { return cards }
-        return FileManager.default.fileExists(atPath: "Samples/cards/cards.json") ? "Samples/cards" : nil
+        let standard = ProjectAssets.path("Samples/cards")
+        return FileManager.default.fileExists(atPath: standard + "/cards.json") ? standard : nil
     }
 }
 

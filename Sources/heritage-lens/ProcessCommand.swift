@@ -60,7 +60,10 @@ struct Process: ParsableCommand {
     }
 
     private func openSource() throws -> FrameSource {
-        if input == "Samples/sample.mp4" && !FileManager.default.fileExists(atPath: input) {
+        // The default input is the project's sample wherever heritage-lens runs from.
+        let input = self.input == "Samples/sample.mp4" && !FileManager.default.fileExists(atPath: self.input)
+            ? ProjectAssets.path(self.input) : self.input
+        if input.hasSuffix("Samples/sample.mp4") && !FileManager.default.fileExists(atPath: input) {
             throw CommandFailure("\(input): the sample has not been made yet; run 'heritage-lens sample' (or scripts/setup.sh)")
         }
         var isDirectory: ObjCBool = false

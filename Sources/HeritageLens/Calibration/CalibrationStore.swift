@@ -17,7 +17,8 @@ public struct CalibrationStore {
     /// The project's folder: `Calibration/` beside the working directory, or
     /// `HERITAGE_LENS_CALIBRATION` when set.
     public static var standard: CalibrationStore {
-        CalibrationStore(folder: ProcessInfo.processInfo.environment["HERITAGE_LENS_CALIBRATION"] ?? "Calibration")
+        CalibrationStore(folder: ProcessInfo.processInfo.environment["HERITAGE_LENS_CALIBRATION"]
+                            ?? ProjectAssets.path("Calibration"))
     }
 
     /// A file-name-safe camera identity: "HD Pro Webcam C920" → "hd-pro-webcam-c920".

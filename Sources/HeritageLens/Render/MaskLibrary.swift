@@ -77,7 +77,7 @@ public final class MaskLibrary: @unchecked Sendable {
         }
     }
 
-    public init(folder: String = "Samples/masks") throws {
+    public init(folder: String = ProjectAssets.path("Samples/masks")) throws {
         let layoutPath = folder + "/layout.json"
         guard let data = FileManager.default.contents(atPath: layoutPath) else { throw Failure.missing(layoutPath) }
         guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

@@ -9,8 +9,8 @@ public struct SampleVideo {
         public var size = Size(width: 640, height: 480)
         public var framesPerSecond = 30.0
         public var frameCount = 180
-        public var portraitPath = "Samples/debian/astronaut.png"
-        public var cardsFolder = "Samples/cards"
+        public var portraitPath = ProjectAssets.path("Samples/debian/astronaut.png")
+        public var cardsFolder = ProjectAssets.path("Samples/cards")
         public var seed: UInt64 = 7
 
         public init() {}
