@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <ctime>
 #include <unistd.h>
@@ -43,11 +44,12 @@ const char *cb_opencv_build_information(void) {
 }
 
 int32_t cb_set_current_thread_idle(void) {
-    sched_param param{};
-    param.sched_priority = 0;
-    // On Linux, pid 0 with sched_setscheduler means the calling thread.
-    if (sched_setscheduler(0, SCHED_IDLE, &param) != 0) {
-        cbridge::set_error(std::string("sched_setscheduler(SCHED_IDLE): ") + std::strerror(errno));
+    // Nice 19 rather than SCHED_IDLE: both leave the CPU to the frame thread, but SCHED_IDLE also
+    // starves completely whenever any other program keeps the core busy (detection then never
+    // finished and no face was ever found), while nice 19 still gets a small share.
+    const pid_t tid = pid_t(syscall(SYS_gettid));
+    if (setpriority(PRIO_PROCESS, id_t(tid), 19) != 0) {
+        cbridge::set_error(std::string("setpriority(19): ") + std::strerror(errno));
         return -1;
     }
     return 0;

@@ -18,6 +18,9 @@ struct PipelineAssembly {
     let backgroundDetection: Bool
     let preview: Bool
     let logger: Logger
+    /// Live runs: the stats panel on the output, and a latency report on exit (to `report` as JSON
+    /// when given, as a table on stderr always).
+    var live: (overlay: Bool, report: String?)? = nil
 
     func intrinsics() throws -> Intrinsics {
         if let path = faces.calibration {
@@ -99,9 +102,13 @@ struct PipelineAssembly {
             window = w
         }
         let intrinsics = try intrinsics()
-        let stages: [FrameStage]
+        var stages: [FrameStage]
+        let overlay = live?.overlay == true ? StatsOverlayStage() : nil
+        let recorder = live != nil ? BenchRecorder() : nil
+        if let recorder { sinks.insert(recorder, at: 0) }
         do {
             stages = try makeStages(intrinsics: intrinsics)
+            if let overlay { stages.append(overlay) }
         } catch {
             for sink in sinks { try? sink.finish() }
             try? metrics?.finish()
@@ -127,7 +134,11 @@ struct PipelineAssembly {
         }
         let progress = ProgressLine(expected: run.frames.map { min($0, source.expectedFrameCount ?? $0) }
                                         ?? source.expectedFrameCount)
-        pipeline.onFrame = { progress.update(frame: $0.frame) }
+        pipeline.onFrame = { m in
+            progress.update(frame: m.frame)
+            overlay?.record(m)
+            recorder?.record(m)
+        }
         cb_install_stop_handlers()
         logger.info("input \(source.name): \(source.size) at \(String(format: "%.3g", source.framesPerSecond)) fps")
         let summary: Pipeline.Summary
@@ -150,6 +161,18 @@ struct PipelineAssembly {
         if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted,
            summary.framesProcessed + summary.framesDropped < expected - 1 {
             logger.warning("\(source.name): the container announced \(expected) frames but only \(summary.framesProcessed + summary.framesDropped) could be decoded (truncated or corrupt file)")
+        }
+        if let recorder, let live {
+            let run = BenchRun(tier: run.tier.rawValue, recorder: recorder, dropped: summary.framesDropped,
+                               wallSeconds: summary.wallSeconds, processCPUSeconds: Double(cb_process_cpu_ns()) / 1e9,
+                               peakRSSMegabytes: Double(cb_peak_rss_kb()) / 1024, budgetMilliseconds: budget)
+            let machine = MachineInfo.current(pinned: "all")
+            FileHandle.standardError.write(Data((BenchReport.table(runs: [run], machine: machine) + "\n").utf8))
+            if let path = live.report {
+                try BenchReport.json(runs: [run], machine: machine, input: source.name, paced: true)
+                    .write(toFile: path, atomically: true, encoding: .utf8)
+                logger.notice("latency report: \(path)")
+            }
         }
         if summary.interrupted {
             logger.notice("interrupted; outputs finalized")

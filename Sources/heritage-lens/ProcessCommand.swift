@@ -32,6 +32,12 @@ struct Process: ParsableCommand {
     @Flag(help: "Show the preview window while processing (needs a display).")
     var preview = false
 
+    @Flag(help: "Draw the stats panel (fps, tier, latency, stage bars) on the output, as run does.")
+    var overlay = false
+
+    @Option(help: ArgumentHelp("Print a latency report at the end and write it as JSON.", valueName: "file"))
+    var report: String?
+
     @OptionGroup var faces: FaceOptions
     @OptionGroup var cards: CardOptions
     @OptionGroup var outputs: OutputOptions
@@ -49,9 +55,10 @@ struct Process: ParsableCommand {
             if preview && !PreviewWindow.displayAvailable {
                 throw CommandFailure("--preview: no display (DISPLAY is unset); drop --preview or run under X11/Wayland")
             }
-            try PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards, cameraName: nil,
-                                 backgroundDetection: realtime, preview: preview, logger: logger)
-                .execute()
+            var assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
+                                            cameraName: nil, backgroundDetection: realtime, preview: preview, logger: logger)
+            if overlay || report != nil { assembly.live = (overlay, report) }
+            try assembly.execute()
         } catch is ExitCodeInterrupted {
             throw ExitCode(130)
         } catch {

@@ -27,6 +27,12 @@ struct Run: ParsableCommand {
     @Flag(help: "No preview window, even when a display exists.")
     var noPreview = false
 
+    @Flag(help: "No stats panel (fps, tier, latency, stage bars) on the output.")
+    var noOverlay = false
+
+    @Option(help: ArgumentHelp("On exit, also write the latency report as JSON (it is always printed).", valueName: "file"))
+    var report: String?
+
     @OptionGroup var faces: FaceOptions
     @OptionGroup var cards: CardOptions
     @OptionGroup var outputs: OutputOptions
@@ -76,9 +82,10 @@ struct Run: ParsableCommand {
             if !preview && outputs.output == nil && outputs.anchors == nil && outputs.metrics == nil {
                 logger.notice("no display and no outputs: nothing will be shown or written (add -o, --anchors or --metrics)")
             }
-            try PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards, cameraName: cameraName,
-                                 backgroundDetection: true, preview: preview, logger: logger)
-                .execute()
+            var assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
+                                            cameraName: cameraName, backgroundDetection: true, preview: preview, logger: logger)
+            assembly.live = (!noOverlay, report)
+            try assembly.execute()
         } catch is ExitCodeInterrupted {
             throw ExitCode(130)
         } catch {

@@ -29,8 +29,8 @@ const char *cb_opencv_version(void);
 /** OpenCV's getBuildInformation(); the pointer stays valid for the process's life. */
 const char *cb_opencv_build_information(void);
 
-/** Makes the calling thread run only when no normal thread wants the CPU (SCHED_IDLE), so
- *  background detection uses the time between frames and never delays a frame. 0 ok, -1 fail. */
+/** Lowers the calling thread to nice 19, so background detection uses the time between frames and
+ *  yields to the frame thread, yet still progresses on a busy machine. 0 ok, -1 fail. */
 int32_t cb_set_current_thread_idle(void);
 
 /** Restricts the process's threads (this one and those it starts later) to `count` CPUs starting

@@ -3,8 +3,8 @@ import Foundation
 import HeritageCore
 
 /// Runs one kind of detection work on a frame's gray image: inline on the caller's thread
-/// (deterministic, for `process`), or on a SCHED_IDLE thread that only gets the CPU while the
-/// frame path waits for the next frame (live runs), so the work never delays a frame.
+/// (deterministic, for `process`), or on a nice-19 thread that mostly gets the CPU while the frame
+/// path waits for the next frame (live runs), so the work does not delay frames.
 // State shared with the thread is guarded by `condition`; `work` runs only on the thread.
 public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     public struct Finished {
