@@ -43,13 +43,20 @@ const char *cb_opencv_build_information(void) {
     return info.c_str();
 }
 
-int32_t cb_set_current_thread_idle(void) {
-    // Nice 19 rather than SCHED_IDLE: both leave the CPU to the frame thread, but SCHED_IDLE also
-    // starves completely whenever any other program keeps the core busy (detection then never
-    // finished and no face was ever found), while nice 19 still gets a small share.
-    const pid_t tid = pid_t(syscall(SYS_gettid));
-    if (setpriority(PRIO_PROCESS, id_t(tid), 19) != 0) {
-        cbridge::set_error(std::string("setpriority(19): ") + std::strerror(errno));
+int32_t cb_current_thread_id(void) { return int32_t(syscall(SYS_gettid)); }
+
+int32_t cb_set_thread_background(int32_t tid, int32_t starved) {
+    // SCHED_IDLE runs only when nothing else wants the core: detection never delays a frame. But it
+    // starves outright while another program keeps the core busy, so a starved job is lifted to
+    // nice 10, which yields to the frame thread yet still gets about a tenth of a contended core.
+    sched_param param{};
+    param.sched_priority = 0;
+    if (sched_setscheduler(pid_t(tid), starved ? SCHED_OTHER : SCHED_IDLE, &param) != 0) {
+        cbridge::set_error(std::string("sched_setscheduler: ") + std::strerror(errno));
+        return -1;
+    }
+    if (starved && setpriority(PRIO_PROCESS, id_t(tid), 10) != 0) {
+        cbridge::set_error(std::string("setpriority(10): ") + std::strerror(errno));
         return -1;
     }
     return 0;

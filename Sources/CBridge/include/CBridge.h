@@ -29,9 +29,11 @@ const char *cb_opencv_version(void);
 /** OpenCV's getBuildInformation(); the pointer stays valid for the process's life. */
 const char *cb_opencv_build_information(void);
 
-/** Lowers the calling thread to nice 19, so background detection uses the time between frames and
- *  yields to the frame thread, yet still progresses on a busy machine. 0 ok, -1 fail. */
-int32_t cb_set_current_thread_idle(void);
+/** The calling thread's kernel id. */
+int32_t cb_current_thread_id(void);
+/** Background work's scheduling: SCHED_IDLE (runs only in idle time), or when `starved` nice 10
+ *  (a small share even on a busy core). 0 ok, -1 fail. */
+int32_t cb_set_thread_background(int32_t tid, int32_t starved);
 
 /** Restricts the process's threads (this one and those it starts later) to `count` CPUs starting
  *  at `first`. 0 ok, -1 fail. */

@@ -3,8 +3,10 @@ import Foundation
 import HeritageCore
 
 /// Runs one kind of detection work on a frame's gray image: inline on the caller's thread
-/// (deterministic, for `process`), or on a nice-19 thread that mostly gets the CPU while the frame
-/// path waits for the next frame (live runs), so the work does not delay frames.
+/// (deterministic, for `process`), or on a SCHED_IDLE thread that only gets the CPU while the frame
+/// path waits for the next frame (live runs), so the work never delays a frame. Should other
+/// programs keep the core busy so that a job waits longer than `starvationLimit`, the thread is
+/// lifted to nice 10 until that job is done (SCHED_IDLE alone would never finish it).
 // State shared with the thread is guarded by `condition`; `work` runs only on the thread.
 public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     public struct Finished {
@@ -20,6 +22,11 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     private let gray = Image()
     private var pendingFrame: Int?
     private var pendingJob: Job?
+    private var pendingSince: UInt64 = 0
+    private var threadID: Int32 = 0
+    private var lifted = false
+    /// Seconds a job may wait before the thread is lifted out of SCHED_IDLE.
+    public var starvationLimit = 1.0
     private var finished: [Finished] = []
     private var running = true
     private var failure: Error?
@@ -37,7 +44,23 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
 
     deinit { finish() }
 
-    public var isBusy: Bool { condition.withLock { pendingFrame != nil } }
+    /// True while a job runs. Asked every time work is due, so it is also where a starved job's
+    /// thread is lifted.
+    public var isBusy: Bool {
+        condition.withLock {
+            guard pendingFrame != nil else { return false }
+            liftIfStarved()
+            return true
+        }
+    }
+
+    /// Call with `condition` held.
+    private func liftIfStarved() {
+        let waited = Double(SystemClock().nanoseconds() - pendingSince) / 1e9
+        if !lifted, threadID != 0, waited > starvationLimit {
+            lifted = cb_set_thread_background(threadID, 1) == 0
+        }
+    }
 
     /// Starts `job` on `frameGray` unless earlier work is still running (then nothing happens).
     public func submit(_ job: Job, on frameGray: Image, frameIndex: Int) throws {
@@ -50,10 +73,14 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
         }
         try condition.withLock {
             if let failure { throw failure }
-            guard pendingFrame == nil else { return }
+            if pendingFrame != nil {
+                liftIfStarved()
+                return
+            }
             try frameGray.copy(to: gray)
             pendingFrame = frameIndex
             pendingJob = job
+            pendingSince = SystemClock().nanoseconds()
             condition.signal()
         }
     }
@@ -66,7 +93,9 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     }
 
     private func loop() {
-        _ = cb_set_current_thread_idle()
+        let tid = cb_current_thread_id()
+        _ = cb_set_thread_background(tid, 0)
+        condition.withLock { threadID = tid }
         while true {
             condition.lock()
             while running && pendingFrame == nil { condition.wait() }
@@ -83,6 +112,9 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
                     finished.append(Finished(frameIndex: frame, output: output, milliseconds: ms))
                     pendingFrame = nil
                     pendingJob = nil
+                    if lifted {
+                        lifted = cb_set_thread_background(tid, 0) != 0
+                    }
                 }
             } catch {
                 condition.withLock {
