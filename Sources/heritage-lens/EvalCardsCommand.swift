@@ -18,30 +18,23 @@ struct EvalCards: ParsableCommand {
     @Option(help: ArgumentHelp("Card folder (cards.json and images).", valueName: "dir"))
     var cards: String = "Samples/cards"
 
-    @Flag(help: "Recognition on a background thread in idle time, frames paced at 30 fps (as live runs do).")
-    var backgroundDetection = false
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only these sequences.", valueName: "name"))
-    var only: [String] = []
-
-    @Option(help: ArgumentHelp("Also write each sequence as <dir>/<name>.mp4 with the anchors drawn.", valueName: "dir"))
-    var videos: String?
-
+    @OptionGroup var sequences: SequenceOptions
     @OptionGroup var options: RunOptions
 
     func run() throws {
         _ = options.configureProcess()
         do {
-            let sequences = try CardSequenceBuilder(
+            let built = try CardSequenceBuilder(
                 cardFolder: cards, distractors: ["Samples/debian/astronaut.png", "Samples/debian/chelsea.png"]).build()
             let set = try CardSet(folder: cards)
             var scores: [CardSequenceScore] = []
-            for sequence in sequences where only.isEmpty || only.contains(sequence.name) {
-                let tracker = try CardTracker(cards: set, background: backgroundDetection)
-                let (anchors, times) = try SequenceRunner(paced: backgroundDetection, videos: videos).run(
+            for sequence in built where self.sequences.only.isEmpty || self.sequences.only.contains(sequence.name) {
+                let tracker = try CardTracker(cards: set, background: self.sequences.backgroundDetection)
+                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     stages: [CardRecognitionStage(tracker: tracker),
-                             CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection),
+                             CardTrackingStage(tracker: tracker, backgroundRecognition: self.sequences.backgroundDetection),
                              PoseStage(intrinsics: .assumed(for: sequence.scene.size), cards: set)],
                     timing: ["card_detect", "cards"])
                 var score = CardEvaluation.score(sequence, anchors: anchors)

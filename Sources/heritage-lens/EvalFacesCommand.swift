@@ -24,18 +24,11 @@ struct EvalFaces: ParsableCommand {
     @Option(help: ArgumentHelp("A non-face picture for the no-face sequence.", valueName: "file"))
     var distractor: String = "Samples/debian/chelsea.png"
 
-    @Flag(help: "Run detection on a background thread in idle time, frames paced at 30 fps (as live runs do) instead of inline.")
-    var backgroundDetection = false
 
     @Option(help: ArgumentHelp("Write the figures as JSON.", valueName: "file"))
     var json: String?
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only these sequences.", valueName: "name"))
-    var only: [String] = []
-
-    @Option(help: ArgumentHelp("Also write each sequence as <dir>/<name>.mp4 with the anchors drawn.", valueName: "dir"))
-    var videos: String?
-
+    @OptionGroup var sequences: SequenceOptions
     @OptionGroup var options: RunOptions
 
     func run() throws {
@@ -47,17 +40,17 @@ struct EvalFaces: ParsableCommand {
                 throw CommandFailure("\(faces): no landmark XML files; pass --faces DIR (shared/data/faces holds 43 annotated faces)")
             }
             let annotated = try AnnotatedFaces.load(xmls)
-            let sequences = try FaceSequenceBuilder(faces: annotated, distractorPath: distractor).build()
+            let built = try FaceSequenceBuilder(faces: annotated, distractorPath: distractor).build()
             let detector = try HOGFaceDetector()
             let predictor = try LandmarkPredictor()
             var scores: [FaceSequenceScore] = []
-            FileHandle.standardError.write(Data("evaluating \(sequences.count) sequences from \(annotated.count) annotated faces\n".utf8))
-            for sequence in sequences where only.isEmpty || only.contains(sequence.name) {
-                let tracker = FaceTracker(detector: detector, predictor: predictor, background: backgroundDetection)
-                let (anchors, times) = try SequenceRunner(paced: backgroundDetection, videos: videos).run(
+            FileHandle.standardError.write(Data("evaluating \(built.count) sequences from \(annotated.count) annotated faces\n".utf8))
+            for sequence in built where self.sequences.only.isEmpty || self.sequences.only.contains(sequence.name) {
+                let tracker = FaceTracker(detector: detector, predictor: predictor, background: self.sequences.backgroundDetection)
+                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     stages: [FaceDetectionStage(tracker: tracker),
-                             FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection),
+                             FaceTrackingStage(tracker: tracker, backgroundDetection: self.sequences.backgroundDetection),
                              PoseStage(intrinsics: .assumed(for: sequence.scene.size))],
                     timing: ["face_detect", "faces", "pose"])
                 var score = FaceEvaluation.score(sequence, anchors: anchors)

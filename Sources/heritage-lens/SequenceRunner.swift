@@ -1,6 +1,19 @@
+import ArgumentParser
 import Foundation
 import HeritageCore
 import HeritageLens
+
+/// What `eval-faces` and `eval-cards` share: which sequences, how detection runs, check videos.
+struct SequenceOptions: ParsableArguments {
+    @Flag(help: "Detection on a background thread in idle time, frames paced at 30 fps (as live runs do) instead of inline.")
+    var backgroundDetection = false
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only these sequences.", valueName: "name"))
+    var only: [String] = []
+
+    @Option(help: ArgumentHelp("Also write each sequence as <dir>/<name>.mp4 with the anchors drawn.", valueName: "dir"))
+    var videos: String?
+}
 
 /// Runs the pipeline over one evaluation sequence: the given tracking stages after the gray
 /// conversion, optionally a video with the anchors drawn; returns every frame's anchors and the
