@@ -139,6 +139,14 @@ public struct CardSequenceBuilder {
             moving(card(3), frames: f, intrinsics: k) { t in p(card(3), 0.42, pitch: 0.3, x: 0.0, y: 0.02 * sine(t, 1)) },
             moving(card(4), frames: f, intrinsics: k) { t in p(card(4), 0.42, yaw: -0.4, roll: -0.2, x: 0.12) },
         ]))
+        // All six at once, in a 3 x 2 grid, each just over a sixth of the frame wide.
+        out.append(try sequence("six-cards", parts: (0..<6).map { i in
+            let c = card(i)
+            return moving(c, frames: f, intrinsics: k) { t in
+                p(c, 0.5, yaw: 0.1 * sine(t, 1), roll: 0.05 * Double(i - 3),
+                  x: -0.13 + 0.13 * Double(i % 3), y: i < 3 ? -0.085 : 0.085)
+            }
+        }))
         var pictures: [SyntheticScene.Layer] = []
         for (i, path) in distractors.enumerated() where FileManager.default.fileExists(atPath: path) {
             let img = try Image(contentsOf: path)

@@ -144,6 +144,13 @@ public struct FaceSequenceBuilder {
                    position: { t in centre + Point2(50 * sine(t, 1), 0) }),
         ]))
 
+        out.append(try sequence("two-faces", parts: [
+            moving(try patch(face(14)), key: 0, eye: { _ in 46 }, roll: { t in 0.15 * sine(t, 1) },
+                   position: { t in Point2(w * 0.3, h * 0.45) + Point2(25 * sine(t, 1), 0) }),
+            moving(try patch(face(15)), key: 1, eye: { _ in 40 }, roll: { _ in 0 },
+                   position: { t in Point2(w * 0.7, h * 0.45) + Point2(0, 20 * sine(t, 1)) }),
+        ]))
+
         out.append(try sequence("three-faces", parts: [
             moving(try patch(face(6)), key: 0, eye: { _ in 48 }, roll: { t in 0.2 * sine(t, 1) },
                    position: { t in Point2(w * 0.2, h * 0.35) + Point2(20 * sine(t, 1), 0) }),
