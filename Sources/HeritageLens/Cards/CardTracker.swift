@@ -102,9 +102,6 @@ public final class CardTracker {
         return anchors.sorted { $0.id < $1.id }
     }
 
-    /// Ids of the cards being tracked (visible or briefly lost).
-    public var trackedIDs: [String] { tracks.map { cards.cards[$0.cardIndex].id } }
-
     private func remember(_ gray: Image, frameIndex: Int) throws {
         let copy = spare.popLast() ?? Image()
         try gray.copy(to: copy)

@@ -45,10 +45,10 @@ public struct SampleVideo {
         let pivot = Point2(Double(portrait.width) / 2, Double(portrait.height) * 0.4)
         var layers = [SyntheticScene.Layer(name: "portrait", image: portrait) { i in
             let t = Double(i) / n * 2 * Double.pi
-            let scale = 0.62 + 0.14 * _sinD(t)
-            let angle = 0.22 * _sinD(2 * t) // about ±12.6°
-            let position = Point2(Double(size.width) * (0.36 + 0.10 * _sinD(t + 1)),
-                                  Double(size.height) * (0.46 + 0.06 * _sinD(2 * t)))
+            let scale = 0.62 + 0.14 * sin(t)
+            let angle = 0.22 * sin(2 * t) // about ±12.6°
+            let position = Point2(Double(size.width) * (0.36 + 0.10 * sin(t + 1)),
+                                  Double(size.height) * (0.46 + 0.06 * sin(2 * t)))
             return .similarity(pivot: pivot, scale: scale, angle: angle, position: position)
         }]
         let cardNames = ((try? FileManager.default.contentsOfDirectory(atPath: options.cardsFolder)) ?? [])
@@ -61,10 +61,10 @@ public struct SampleVideo {
                 let t = Double(i) / n * 2 * Double.pi
                 let cx = Double(size.width) * 0.78, cy = Double(size.height) * 0.55
                 let half = Double(size.width) * 0.11
-                let tilt = 0.25 * _sinD(t)
+                let tilt = 0.25 * sin(t)
                 let corners = [Point2(-half, -half * h / w), Point2(half, -half * h / w),
                                Point2(half, half * h / w), Point2(-half, half * h / w)].map { p in
-                    Point2(cx + p.x * (1 - tilt * p.y / (half * 3)), cy + p.y).rotated(by: 0.3 * _sinD(t * 2), about: Point2(cx, cy))
+                    Point2(cx + p.x * (1 - tilt * p.y / (half * 3)), cy + p.y).rotated(by: 0.3 * sin(t * 2), about: Point2(cx, cy))
                 }
                 return Homography(from: [Point2(0, 0), Point2(w, 0), Point2(w, h), Point2(0, h)], to: corners)
             })
@@ -88,4 +88,3 @@ public struct SampleVideo {
     }
 }
 
-@inline(__always) func _sinD(_ x: Double) -> Double { Foundation.sin(x) }
