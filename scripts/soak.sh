@@ -3,12 +3,18 @@
 # samples the process's resident memory and open file descriptors every 5 s. Prints the first,
 # last and largest values; memory and descriptors should stay flat. Writes soak-<date>.csv.
 #   scripts/soak.sh [FRAMES]        (about 1 h for 100000 frames on one core)
+# SOAK_BIN runs another binary (a copy, so rebuilding meanwhile does not swap it mid-run);
+# SOAK_CPU pins the run to that CPU (default 0) so the figures come from one core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 frames=${1:-100000}
+bin=${SOAK_BIN:-.build/release/heritage-lens}
+cpu=${SOAK_CPU:-0}
+[ -x "$bin" ] || { echo "soak: $bin not found; build first: swift build -c release" >&2; exit 1; }
+[ -f Samples/sample.mp4 ] || "$bin" sample
 out="soak-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
-.build/release/heritage-lens process Samples/sample.mp4 --loop --frames "$frames" \
+taskset -c "$cpu" "$bin" process Samples/sample.mp4 --loop --frames "$frames" \
   -o "$out/out.mp4" --anchors "$out/anchors.jsonl" --metrics "$out/metrics.jsonl" 2> "$out/stderr.log" &
 pid=$!
 echo "seconds,rss_kb,fds" > "$out/samples.csv"

@@ -85,6 +85,12 @@ int64_t cb_process_cpu_ns(void) {
     return int64_t(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
 }
 
+// noinline: callgrind must see this frame to toggle collection on it.
+__attribute__((noinline)) void cb_bench_section(void (*fn)(void *), void *context) {
+    fn(context);
+    asm volatile("" ::: "memory");
+}
+
 static volatile std::sig_atomic_t stop_count = 0;
 
 static void on_stop_signal(int) {

@@ -39,6 +39,9 @@ struct Bench: ParsableCommand {
     @Option(help: ArgumentHelp("Frame budget for the auto tier and the plot, ms (default: one frame period).", valueName: "ms"))
     var budgetMs: Double?
 
+    @Option(help: ArgumentHelp("Stretch every stage to FACTOR times its cost, to preview how a machine that much slower (and its auto tier) would fare.", valueName: "factor"))
+    var emulateSlow: Double = 1
+
     @Flag(help: "Also write the composited video and anchors (to a temporary folder), as a real run would.")
     var sinks = false
 
@@ -56,6 +59,7 @@ struct Bench: ParsableCommand {
         if cores < 1 || cores > online { throw ValidationError("--cores must be between 1 and \(online)") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if let budgetMs, !(budgetMs > 0) { throw ValidationError("--budget-ms must be positive") }
+        if !(emulateSlow >= 1 && emulateSlow <= 50) { throw ValidationError("--emulate-slow must be between 1 and 50") }
     }
 
     func run() throws {
@@ -73,7 +77,7 @@ struct Bench: ParsableCommand {
             let tiers: [TierSetting] = tier == .all ? [.low, .high, .auto] : [TierSetting(rawValue: tier.rawValue)!]
             var runs: [BenchRun] = []
             for t in tiers {
-                var args = ["--tier", t.rawValue, "--threads", "\(cores)"]
+                var args = ["--tier", t.rawValue, "--threads", "\(cores)", "--emulate-slow", "\(emulateSlow)"]
                 if let frames { args += ["--frames", "\(frames)"] }
                 if let budgetMs { args += ["--budget-ms", "\(budgetMs)"] }
                 let options = try RunOptions.parse(args)
@@ -117,6 +121,7 @@ struct Bench: ParsableCommand {
                                 options: .init(tier: t == .high ? .high : .low, frameLimit: frames))
         let budget = options.budgetMs ?? 1000 / max(1, source.framesPerSecond)
         if t == .auto { pipeline.setTier(.auto, budgetMilliseconds: budget) }
+        pipeline.options.slowdown = options.emulateSlow
         pipeline.onFrame = { recorder.record($0) }
         let cpu0 = cb_process_cpu_ns()
         let summary = try pipeline.run()

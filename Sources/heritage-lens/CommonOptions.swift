@@ -48,6 +48,9 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("OpenCV worker threads (1 = as a weak single core runs it).", valueName: "n"))
     var threads: Int = 1
 
+    @Option(help: ArgumentHelp("Stretch every stage to FACTOR times its measured cost, to preview a machine that much slower (1 = off).", valueName: "factor"))
+    var emulateSlow: Double = 1
+
     @Flag(name: .shortAndLong, help: "More log lines (-v info, -vv debug).")
     var verbose: Int
 
@@ -62,6 +65,7 @@ struct RunOptions: ParsableArguments {
         if let budgetMs, !(budgetMs > 0 && budgetMs <= 10_000) { throw ValidationError("--budget-ms must be between 0 and 10000") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be at least 1") }
         if threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
+        if !(emulateSlow >= 1 && emulateSlow <= 50) { throw ValidationError("--emulate-slow must be between 1 and 50") }
     }
 
     /// Sets up logging and OpenCV for a run; call once, first.

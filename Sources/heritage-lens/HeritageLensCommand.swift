@@ -16,6 +16,6 @@ struct HeritageLensCommand: ParsableCommand {
               heritage-lens cameras
             """,
         version: HeritageLensVersion.string,
-        subcommands: [Run.self, Process.self, Cameras.self, MakeSample.self, EvalFaces.self, EvalCards.self, Cards.self, Bench.self, Calibrate.self]
+        subcommands: [Run.self, Process.self, Cameras.self, MakeSample.self, EvalFaces.self, EvalCards.self, Cards.self, Bench.self, Kernels.self, Calibrate.self]
     )
 }

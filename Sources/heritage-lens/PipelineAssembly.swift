@@ -21,6 +21,8 @@ struct PipelineAssembly {
     /// Live runs: the stats panel on the output, and a latency report on exit (to `report` as JSON
     /// when given, as a table on stderr always).
     var live: (overlay: Bool, report: String?)? = nil
+    /// The source starts over at its end (`process --loop`).
+    var looping = false
 
     func intrinsics() throws -> Intrinsics {
         if let path = faces.calibration {
@@ -116,6 +118,8 @@ struct PipelineAssembly {
         }
         let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, metrics: metrics,
                                 options: .init(tier: run.tier == .high ? .high : .low, frameLimit: run.frames))
+        pipeline.options.slowdown = run.emulateSlow
+        if run.emulateSlow > 1 { logger.notice("emulating a machine \(run.emulateSlow)x slower: every stage is stretched by busy-waiting") }
         let budget = run.budgetMs ?? 1000 / max(1, source.framesPerSecond)
         if run.tier == .auto { pipeline.setTier(.auto, budgetMilliseconds: budget) }
         let renderer = stages.compactMap { $0 as? RenderStage }.first
@@ -132,8 +136,9 @@ struct PipelineAssembly {
                 pipeline?.setTier(tierSetting, budgetMilliseconds: budget)
             }
         }
-        let progress = ProgressLine(expected: run.frames.map { min($0, source.expectedFrameCount ?? $0) }
-                                        ?? source.expectedFrameCount)
+        // A looping source has no end of its own: --frames is then the whole run.
+        let expected = source.expectedFrameCount.map { looping ? nil : $0 } ?? nil
+        let progress = ProgressLine(expected: run.frames.map { looping ? $0 : min($0, expected ?? $0) } ?? expected)
         pipeline.onFrame = { m in
             progress.update(frame: m.frame)
             overlay?.record(m)

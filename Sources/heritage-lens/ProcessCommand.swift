@@ -58,6 +58,7 @@ struct Process: ParsableCommand {
             var assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
                                             cameraName: nil, backgroundDetection: realtime, preview: preview, logger: logger)
             if overlay || report != nil { assembly.live = (overlay, report) }
+            assembly.looping = loop
             try assembly.execute()
         } catch is ExitCodeInterrupted {
             throw ExitCode(130)

@@ -42,6 +42,10 @@ int32_t cb_pin_to_cpus(int32_t first, int32_t count);
 int64_t cb_peak_rss_kb(void);
 /** CPU time of the whole process (all threads), in nanoseconds. */
 int64_t cb_process_cpu_ns(void);
+/** Calls fn(context). A micro-benchmark runs all its measured calls inside one such call, so
+ *  callgrind with --collect-atstart=no --toggle-collect=cb_bench_section
+ *  --dump-after=cb_bench_section writes one profile per kernel (scripts/callgrind-kernels.sh). */
+void cb_bench_section(void (*fn)(void *), void *context);
 
 /* SIGINT/SIGTERM: the first sets a flag the pipeline polls to finish cleanly; a second one exits
  * at once with status 130. */

@@ -22,7 +22,7 @@ extension Image {
     /// with its alpha channel.
     public func composite(_ source: Image, homography h: [Double], smooth: Bool = true, opacity: Double = 1) throws {
         precondition(h.count == 9, "a homography has 9 values")
-        try h.withUnsafeBufferPointer { hp in
+        _ = try h.withUnsafeBufferPointer { hp in
             try check(cb_warp_perspective_over(source.raw, raw, hp.baseAddress, smooth ? 1 : 0, opacity),
                       "composite image")
         }

@@ -42,9 +42,8 @@ public final class ORBExtractor {
     }
 }
 
-/// Nearest-neighbour pairs that pass Lowe's ratio test, as (query index, train index).
 /// Each query descriptor's two nearest train descriptors (Hamming).
-func nearestTwo(_ query: ORBFeatures, _ train: ORBFeatures) throws -> ArraySlice<cb_match2> {
+public func nearestTwo(_ query: ORBFeatures, _ train: ORBFeatures) throws -> ArraySlice<cb_match2> {
     guard query.count > 0, train.count >= 2 else { return [] }
     var out = [cb_match2](repeating: cb_match2(), count: query.count)
     let n = Int(try check(cb_match_knn2(query.descriptors, Int32(query.count), train.descriptors, Int32(train.count), &out),
@@ -52,6 +51,7 @@ func nearestTwo(_ query: ORBFeatures, _ train: ORBFeatures) throws -> ArraySlice
     return out.prefix(n)
 }
 
+/// Nearest-neighbour pairs that pass Lowe's ratio test, as (query index, train index).
 func ratioMatches(query: ORBFeatures, train: ORBFeatures, ratio: Double, maximumDistance: Int = 64) throws -> [(Int, Int)] {
     try nearestTwo(query, train).filter { Double($0.best) < ratio * Double($0.second) && Int($0.best) <= maximumDistance }
         .map { (Int($0.query), Int($0.train)) }

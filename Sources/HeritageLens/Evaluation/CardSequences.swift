@@ -167,7 +167,7 @@ public struct CardSequenceBuilder {
 extension CardSequence {
     /// Adds a moving occluder in front of everything.
     func withOccluder(_ image: Image, at rect: @escaping (Double) -> Rect, frames: Int) -> CardSequence {
-        var copy = self
+        let copy = self
         let n = Double(frames - 1)
         copy.scene.layers.append(.init(name: "occluder", image: image) { i in
             let r = rect(Double(i) / n)

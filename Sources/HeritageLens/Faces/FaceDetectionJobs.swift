@@ -21,7 +21,7 @@ public struct FaceDetectionResult: Sendable {
 
 /// Turns a job into detector calls: search scale from the smallest face wanted, verification
 /// regions scaled so the face fills the detector's window.
-struct DetectionRunner {
+public struct DetectionRunner {
     let detector: FaceDetector
     let predictor: LandmarkPredictor
     /// Search scale: above 1 lets the detector's 80 px window see faces this many px between the eyes.
@@ -30,7 +30,13 @@ struct DetectionRunner {
     init(detector: FaceDetector, predictor: LandmarkPredictor, minimumEyeDistance: Double) {
         self.detector = detector
         self.predictor = predictor
-        searchScale = min(2.5, max(0.25, 90 / (FaceFrame.detectorBoxWidth * minimumEyeDistance)))
+        searchScale = Self.searchScale(minimumEyeDistance: minimumEyeDistance)
+    }
+
+    /// The whole-frame search scale at which a face `minimumEyeDistance` px between the eyes fills
+    /// the detector's window.
+    public static func searchScale(minimumEyeDistance: Double) -> Double {
+        min(2.5, max(0.25, 90 / (FaceFrame.detectorBoxWidth * minimumEyeDistance)))
     }
 
     func run(_ job: FaceDetectionJob, on gray: Image) throws -> [FaceDetection] {

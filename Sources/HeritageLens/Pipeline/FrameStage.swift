@@ -12,6 +12,13 @@ public struct FrameWork {
     public var events: [(name: String, value: String)] = []
     /// Work done off the frame path whose results arrived with this frame (ms of CPU).
     public var background: [(name: String, milliseconds: Double)] = []
+
+    public init(frame: Frame, gray: Image, anchors: FrameAnchors, tier: Tier) {
+        self.frame = frame
+        self.gray = gray
+        self.anchors = anchors
+        self.tier = tier
+    }
 }
 
 /// One step from a frame to its output. Stages transform `FrameWork`; the pipeline times them at

@@ -18,6 +18,11 @@ public final class Pipeline {
         public var tier: Tier = .low
         /// Stop after this many frames (nil: the whole input).
         public var frameLimit: Int?
+        /// Above 1, every stage is stretched to this many times its measured cost by busy-waiting
+        /// (`--emulate-slow`): the frame path then occupies the core as it would on a machine that
+        /// much slower, so pacing, drops, idle time for detection and the auto tier all respond
+        /// as they would there.
+        public var slowdown = 1.0
 
         public init(tier: Tier = .low, frameLimit: Int? = nil) {
             self.tier = tier
@@ -89,7 +94,9 @@ public final class Pipeline {
                                      anchors: FrameAnchors(frame: frame.index, time: frame.time, size: frame.size),
                                      tier: governor?.tier ?? options.tier)
                 for stage in stages {
+                    let began = clock.nanoseconds()
                     try stage.process(&work)
+                    if options.slowdown > 1 { Self.stretch(since: began, by: options.slowdown, clock: clock) }
                     timer.mark(stage.name)
                 }
                 let total = timer.elapsedMilliseconds
@@ -124,6 +131,16 @@ public final class Pipeline {
         do { try metrics?.finish() } catch { finishError = finishError ?? error }
         if let error = runError ?? finishError { throw PipelineError(underlying: error, summary: summary) }
         return summary
+    }
+}
+
+extension Pipeline {
+    /// Busy-waits until the time since `began` is `factor` times what it was: a slower core would
+    /// be busy, not asleep, for that long.
+    static func stretch(since began: UInt64, by factor: Double, clock: any MonotonicClock) {
+        let spent = clock.nanoseconds() &- began
+        let until = clock.nanoseconds() &+ UInt64(Double(spent) * (factor - 1))
+        while clock.nanoseconds() < until {}
     }
 }
 

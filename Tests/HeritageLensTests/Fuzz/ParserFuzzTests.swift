@@ -49,7 +49,7 @@ import Testing
 
     static func write(_ data: Data, dir: String, name: String) -> String {
         let path = "\(dir)/\(name)"
-        FileManager.default.createFile(atPath: path, contents: data)
+        _ = FileManager.default.createFile(atPath: path, contents: data)
         return path
     }
 

@@ -77,4 +77,44 @@ import Testing
         }
         #expect(throws: (any Error).self) { try AnchorsSink(path: dir) }
     }
+
+    /// `--emulate-slow`: each stage takes `slowdown` times its own cost, measured on a clock that
+    /// moves only when read, so the figures are exact.
+    @Test func emulatedSlowdownStretchesEveryStage() throws {
+        final class SteppingClock: MonotonicClock, @unchecked Sendable {
+            var now: UInt64 = 1_000_000_000
+            func nanoseconds() -> UInt64 { now += 100_000; return now }  // 0.1 ms per read
+        }
+        final class CostlyStage: FrameStage {
+            let name: String
+            let clock: SteppingClock
+            let cost: UInt64
+            init(_ name: String, clock: SteppingClock, milliseconds: Double) {
+                self.name = name
+                self.clock = clock
+                cost = UInt64(milliseconds * 1e6)
+            }
+            func process(_ work: inout FrameWork) throws { clock.now += cost }
+        }
+        let dir = TestPaths.scratch()
+        try GeneratedVideo.write(to: "\(dir)/in.avi", frames: 3)
+        func stageTimes(slowdown: Double) throws -> [String: Double] {
+            let clock = SteppingClock()
+            let pipeline = Pipeline(source: try VideoFileSource(path: "\(dir)/in.avi"),
+                                    stages: [CostlyStage("a", clock: clock, milliseconds: 2), CostlyStage("b", clock: clock, milliseconds: 5)],
+                                    sinks: [])
+            pipeline.options.clock = clock
+            pipeline.options.slowdown = slowdown
+            var last: FrameMetrics?
+            pipeline.onFrame = { last = $0 }
+            _ = try pipeline.run()
+            return Dictionary(uniqueKeysWithValues: try #require(last).stages.map { ($0.name, $0.milliseconds) })
+        }
+        let normal = try stageTimes(slowdown: 1), slow = try stageTimes(slowdown: 3)
+        for name in ["a", "b"] {
+            let n = try #require(normal[name]), s = try #require(slow[name])
+            // The busy-wait overshoots by at most one clock step (0.1 ms) plus its own reads.
+            #expect(s >= 3 * (n - 0.2) && s <= 3 * n + 0.5, "stage \(name): \(n) ms -> \(s) ms")
+        }
+    }
 }

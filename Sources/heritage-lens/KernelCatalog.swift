@@ -1,0 +1,224 @@
+import Foundation
+import HeritageCore
+import HeritageLens
+
+/// A kernel: a name, what it does, and how to make its measured call from the fixture.
+struct Kernel {
+    let name: String
+    let summary: String
+    let make: (KernelFixture) throws -> () throws -> Void
+}
+
+/// The hot kernels, in pipeline order. Each `make` does its set-up (and priming of trackers)
+/// outside the measured call.
+enum KernelCatalog {
+    static var all: [Kernel] { [
+        Kernel(name: "convert", summary: "BGR to gray, 640x480") { f in
+            let gray = Image()
+            return { try f.frames[0].convertToGray(into: gray) }
+        },
+        Kernel(name: "detect-hog", summary: "dlib HOG search of the whole frame (faces from 28 px between the eyes)") { f in
+            let detector = try HOGFaceDetector()
+            let scale = DetectionRunner.searchScale(minimumEyeDistance: 28)
+            return { _ = try detector.detect(in: f.grays[0], region: nil, scale: scale) }
+        },
+        Kernel(name: "detect-verify", summary: "dlib HOG around one tracked face (re-confirmation)") { f in
+            let detector = try HOGFaceDetector()
+            let box = FaceFrame(landmarks: f.face.landmarks).detectorBox
+            let side = box.width * 1.8
+            let region = Rect(x: box.centre.x - side / 2, y: box.centre.y - side / 2, width: side, height: side)
+            let scale = min(2.5, max(0.4, 110 / box.width))
+            return { _ = try detector.detect(in: f.grays[0], region: region, scale: scale) }
+        },
+        Kernel(name: "detect-lbp", summary: "OpenCV LBP cascade search of the whole frame") { f in
+            let detector = try CascadeFaceDetector(path: FaceModelFiles.cascadeFolder + "/" + FaceModelFiles.cascades["lbp"]!)
+            let scale = DetectionRunner.searchScale(minimumEyeDistance: 28)
+            return { _ = try detector.detect(in: f.grays[0], region: nil, scale: scale) }
+        },
+        Kernel(name: "landmarks", summary: "dlib 68-point fit of one face from its last landmarks") { f in
+            let face = FaceFrame(landmarks: f.face.landmarks)
+            return { _ = try f.predictor.fit(in: f.grays[1], centre: face.detectorBoxCentre, side: face.detectorBoxSide, roll: face.roll) }
+        },
+        Kernel(name: "face-track", summary: "face tracker update, one face (fit, checks, smoothing)") { f in
+            let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, background: false)
+            var i = 0
+            func step(detect: Bool) throws {
+                let gray = f.grays[i % 2]
+                if detect { try tracker.scheduleDetection(on: gray, frameIndex: i) }
+                _ = try tracker.update(with: gray, frameIndex: i, time: Double(i) / 30)
+                i += 1
+            }
+            for _ in 0..<4 { try step(detect: true) }
+            guard !tracker.trackIDs.isEmpty else { throw KernelFixture.Failure.notTracked("face") }
+            return { try step(detect: false) }
+        },
+        Kernel(name: "face-pose", summary: "head pose, solvePnP refined from the last pose") { f in
+            let solver = FacePoseSolver(intrinsics: f.intrinsics)
+            let previous = f.face.pose
+            return { _ = solver.pose(landmarks: f.face.landmarks, previous: previous) }
+        },
+        Kernel(name: "orb", summary: "ORB, 1500 features on the frame (recognition's first step)") { f in
+            let orb = try ORBExtractor(features: 1500)
+            return { _ = try orb.detect(in: f.grays[0]) }
+        },
+        Kernel(name: "match", summary: "two nearest frame features for each of one card's features (Hamming)") { f in
+            let frame = try ORBExtractor(features: 1500, levels: 6).detect(in: f.grays[0])
+            let card = f.cards.cards[0].features
+            return { _ = try nearestTwo(card, frame) }
+        },
+        Kernel(name: "card-recognize", summary: "full card recognition: ORB, matching to six cards, RANSAC, check") { f in
+            let recognizer = try CardRecognizer(cards: f.cards)
+            return { _ = try recognizer.recognize(in: f.grays[0]) }
+        },
+        Kernel(name: "card-track", summary: "card tracker update, one card (flow, re-alignment, smoothing)") { f in
+            let tracker = try CardTracker(cards: f.cards, background: false)
+            var i = 0
+            var found = false
+            func step(recognize: Bool) throws {
+                let gray = f.grays[i % 2]
+                if recognize { try tracker.scheduleRecognition(on: gray, frameIndex: i) }
+                found = !(try tracker.update(with: gray, frameIndex: i, time: Double(i) / 30)).isEmpty
+                i += 1
+            }
+            for _ in 0..<8 { try step(recognize: true) }
+            guard found else { throw KernelFixture.Failure.notTracked("card") }
+            return { try step(recognize: false) }
+        },
+        Kernel(name: "card-pose", summary: "card pose, IPPE from four corners") { f in
+            let solver = CardPoseSolver(intrinsics: f.intrinsics)
+            let plane = f.cards.cards.first { $0.id == f.card.id }!.plane
+            return { _ = solver.pose(corners: f.card.corners, plane: plane) }
+        },
+        Kernel(name: "mask-low", summary: "dragon mask, low tier (one similarity warp)") { f in
+            try maskKernel(f, tier: .low)
+        },
+        Kernel(name: "mask-high", summary: "dragon mask, high tier (mesh warp, feather, lighting, pose parts)") { f in
+            try maskKernel(f, tier: .high)
+        },
+        Kernel(name: "effect-low", summary: "card effect, low tier (flat sprite through the homography)") { f in
+            try effectKernel(f, tier: .low)
+        },
+        Kernel(name: "effect-high", summary: "card effect, high tier (3D particles above the card)") { f in
+            try effectKernel(f, tier: .high)
+        },
+        Kernel(name: "frame-low", summary: "the per-frame path, low tier: convert, track, pose, render") { f in
+            try frameKernel(f, tier: .low)
+        },
+        Kernel(name: "frame-high", summary: "the per-frame path, high tier") { f in
+            try frameKernel(f, tier: .high)
+        },
+    ] }
+
+    private static func maskKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
+        let renderer = MaskRenderer(library: try MaskLibrary())
+        let canvas = try f.frames[0].copy()
+        return { try renderer.draw(.dragon, on: f.face, tier: tier, into: canvas, gray: f.grays[0]) }
+    }
+
+    private static func effectKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
+        let effects = try CardEffects(intrinsics: f.intrinsics, cards: f.cards)
+        let canvas = try f.frames[0].copy()
+        var time = 0.0
+        return {
+            try effects.draw(f.card, time: time, tier: tier, into: canvas)
+            time += 1.0 / 30
+        }
+    }
+
+    /// The stages a live run puts on the frame path (detection and recognition go to idle time,
+    /// so they are primed here and then left out).
+    private static func frameKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
+        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, background: false)
+        let cards = try CardTracker(cards: f.cards, background: false)
+        let path: [FrameStage] = [
+            GrayConversionStage(),
+            FaceTrackingStage(tracker: faces, backgroundDetection: false),
+            CardTrackingStage(tracker: cards, backgroundRecognition: false),
+            PoseStage(intrinsics: f.intrinsics, cards: f.cards),
+            RenderStage(masks: try MaskLibrary(), effects: try CardEffects(intrinsics: f.intrinsics, cards: f.cards)),
+        ]
+        let finders: [FrameStage] = [FaceDetectionStage(tracker: faces), CardRecognitionStage(tracker: cards)]
+        let canvases = try f.frames.map { try $0.copy() }
+        let gray = Image()
+        var i = 0
+        var last = FrameAnchors(frame: 0, time: 0, size: f.frames[0].size)
+        func step(finding: Bool) throws {
+            // Each call starts from the unrendered frame, as a camera frame would.
+            try f.frames[i % 2].copy(to: canvases[i % 2])
+            let frame = Frame(index: i, time: Double(i) / 30, availableAt: 0, image: canvases[i % 2])
+            var work = FrameWork(frame: frame, gray: gray, anchors: FrameAnchors(frame: i, time: frame.time, size: frame.size), tier: tier)
+            try path[0].process(&work)
+            if finding { for s in finders { try s.process(&work) } }
+            for s in path.dropFirst() { try s.process(&work) }
+            last = work.anchors
+            i += 1
+        }
+        for _ in 0..<8 { try step(finding: true) }
+        guard !last.faces.isEmpty, !last.cards.isEmpty else { throw KernelFixture.Failure.notTracked("face and card") }
+        return { try step(finding: false) }
+    }
+}
+
+/// Two consecutive frames of a video where a face and a card are tracked, with their anchors and
+/// the models the kernels share.
+final class KernelFixture {
+    enum Failure: Error, CustomStringConvertible {
+        case tooShort(String, Int)
+        case notTracked(String)
+
+        var description: String {
+            switch self {
+            case .tooShort(let path, let n):
+                return "\(path): no face and card tracked by frame \(n); give a video with both in view (or --at-frame)"
+            case .notTracked(let what): return "kernels: the \(what) in the fixture frames was not tracked"
+            }
+        }
+    }
+
+    let frames: [Image]
+    let grays: [Image]
+    let face: FaceAnchor
+    let card: CardAnchor
+    let intrinsics: Intrinsics
+    let cards: CardSet
+    let predictor: LandmarkPredictor
+
+    init(video: String, frame target: Int) throws {
+        let source = try VideoFileSource(path: video)
+        defer { source.close() }
+        intrinsics = Intrinsics.assumed(for: source.size)
+        cards = try CardSet(folder: ProjectAssets.path("Samples/cards"))
+        predictor = try LandmarkPredictor()
+        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: predictor, background: false)
+        let cardTracker = try CardTracker(cards: cards, background: false)
+        let stages: [FrameStage] = [
+            GrayConversionStage(), FaceDetectionStage(tracker: faces), FaceTrackingStage(tracker: faces, backgroundDetection: false),
+            CardRecognitionStage(tracker: cardTracker), CardTrackingStage(tracker: cardTracker, backgroundRecognition: false),
+            PoseStage(intrinsics: intrinsics, cards: cards),
+        ]
+        var kept: [Image] = []
+        var anchors: FrameAnchors?
+        let gray = Image()
+        while let frame = try source.nextFrame() {
+            kept = Array((kept + [try frame.image.copy()]).suffix(2))
+            var work = FrameWork(frame: frame, gray: gray, anchors: FrameAnchors(frame: frame.index, time: frame.time, size: frame.size), tier: .low)
+            for stage in stages { try stage.process(&work) }
+            if frame.index >= target, work.anchors.faces.first?.pose != nil, work.anchors.cards.first?.pose != nil {
+                anchors = work.anchors
+                break
+            }
+            if frame.index > target + 300 { break }
+        }
+        stages.forEach { $0.finish() }
+        guard let anchors, kept.count == 2 else { throw Failure.tooShort(video, target + 300) }
+        // frames[1] is the frame the anchors belong to; frames[0] the one before.
+        frames = kept.reversed()
+        grays = try frames.map { f in
+            let g = Image()
+            try f.convertToGray(into: g)
+            return g
+        }
+        face = anchors.faces[0]
+        card = anchors.cards[0]
+    }
+}
