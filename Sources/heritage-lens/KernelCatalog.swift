@@ -110,7 +110,7 @@ enum KernelCatalog {
     ] }
 
     private static func maskKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
-        let renderer = MaskRenderer(library: try MaskLibrary())
+        let renderer = MaskRenderer(library: try MaskLibrary(), focalLength: f.intrinsics.fx)
         let canvas = try f.frames[0].copy()
         return { try renderer.draw(.dragon, on: f.face, tier: tier, into: canvas, gray: f.grays[0]) }
     }
@@ -135,7 +135,8 @@ enum KernelCatalog {
             FaceTrackingStage(tracker: faces, backgroundDetection: false),
             CardTrackingStage(tracker: cards, backgroundRecognition: false),
             PoseStage(intrinsics: f.intrinsics, cards: f.cards),
-            RenderStage(masks: try MaskLibrary(), effects: try CardEffects(intrinsics: f.intrinsics, cards: f.cards)),
+            RenderStage(masks: try MaskLibrary(), effects: try CardEffects(intrinsics: f.intrinsics, cards: f.cards),
+                        focalLength: f.intrinsics.fx),
         ]
         let finders: [FrameStage] = [FaceDetectionStage(tracker: faces), CardRecognitionStage(tracker: cards)]
         let canvases = try f.frames.map { try $0.copy() }

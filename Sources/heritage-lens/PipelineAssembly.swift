@@ -73,7 +73,7 @@ struct PipelineAssembly {
             let library = faces.detector == .none ? nil : try MaskLibrary()
             let effects = try cardSet.map { try CardEffects(intrinsics: intrinsics, cards: $0) }
             let choice: RenderStage.MaskChoice = run.mask == .byFace ? .byFace : .all(MaskKind(rawValue: run.mask.rawValue)!)
-            stages.append(RenderStage(masks: library, effects: effects, maskChoice: choice))
+            stages.append(RenderStage(masks: library, effects: effects, maskChoice: choice, focalLength: intrinsics.fx))
         }
         if faces.drawAnchors { stages.append(AnchorOverlayStage(intrinsics: intrinsics)) }
         return stages

@@ -85,7 +85,9 @@ public final class CardEffects {
         return out
     }
 
-    public func draw(_ card: CardAnchor, time: Double, tier: Tier, into image: Image) throws {
+    /// Draws `card`'s effect at `time`. In the high tier, particles behind any of `occluders` (faces
+    /// nearer the camera than they are) are hidden.
+    public func draw(_ card: CardAnchor, time: Double, tier: Tier, into image: Image, occluders: [EffectOccluder] = []) throws {
         let ps = Self.particles(for: card.id, time: time)
         switch tier {
         case .low:
@@ -105,14 +107,16 @@ public final class CardEffects {
             try image.composite(sprite, homography: homography.m, smooth: false)
         case .high:
             guard let pose = card.pose, let plane = planes[card.id] else { return }
-            func project(_ u: Double, _ v: Double, _ lift: Double) -> Point2? {
+            func projectWithDepth(_ u: Double, _ v: Double, _ lift: Double) -> (Point2, Double)? {
                 let c = pose.transform(Vector3(u * plane.width, v * plane.height, -lift * plane.width))
                 guard c.z > 0.01 else { return nil }
-                return Point2(intrinsics.fx * c.x / c.z + intrinsics.cx, intrinsics.fy * c.y / c.z + intrinsics.cy)
+                return (Point2(intrinsics.fx * c.x / c.z + intrinsics.cx, intrinsics.fy * c.y / c.z + intrinsics.cy), c.z)
             }
+            func project(_ u: Double, _ v: Double, _ lift: Double) -> Point2? { projectWithDepth(u, v, lift)?.0 }
             let pixelsPerMetre = intrinsics.fx / max(0.05, pose.translation.z)
             for p in ps {
-                guard let at = project(p.u, p.v, p.lift) else { continue }
+                guard let (at, depth) = projectWithDepth(p.u, p.v, p.lift) else { continue }
+                if occluders.contains(where: { $0.hides(at, depth: depth) }) { continue }
                 let s = max(1.5, p.size * plane.width * pixelsPerMetre)
                 switch p.kind {
                 case .dot:

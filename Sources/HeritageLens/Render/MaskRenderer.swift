@@ -4,13 +4,17 @@ import HeritageCore
 /// Draws a zodiac mask onto a face.
 ///
 /// Low tier: the whole texture by one similarity transform of the eyes, hard edges. High tier: a
-/// piecewise-affine warp over the mesh (each landmark lands on its tracked point), feathered alpha,
-/// and the mask's brightness matched to the light on the face.
+/// piecewise-affine warp over the mesh (each landmark lands on its tracked point), parts beyond
+/// the face placed by the head pose, feathered alpha, and the mask's brightness matched to the
+/// light on the face.
 public struct MaskRenderer {
     public let library: MaskLibrary
+    /// Focal length in pixels, for placing parts by the head pose (nil: by the eyes only).
+    public let focalLength: Double?
 
-    public init(library: MaskLibrary) {
+    public init(library: MaskLibrary, focalLength: Double? = nil) {
         self.library = library
+        self.focalLength = focalLength
     }
 
     public func draw(_ kind: MaskKind, on face: FaceAnchor, tier: Tier, into image: Image, gray: Image) throws {
@@ -21,7 +25,12 @@ public struct MaskRenderer {
             try image.composite(texture, homography: library.mesh.similarity(to: frame).m, smooth: true)
         case .high:
             let src = library.mesh.points.map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
-            let dst = library.mesh.targets(for: face.landmarks).map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
+            let targets = if let pose = face.pose, let focalLength {
+                library.mesh.targets(for: face.landmarks, pose: pose, focalLength: focalLength)
+            } else {
+                library.mesh.targets(for: face.landmarks)
+            }
+            let dst = targets.map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
             // A dim face gets a dimmer mask: the luminance inside the face's box against mid-gray.
             let lum = (try? gray.mean(channel: 0, in: face.boundingBox)) ?? 128
             let gain = max(0.55, min(1.25, lum / 128))

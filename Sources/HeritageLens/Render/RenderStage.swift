@@ -19,8 +19,9 @@ public final class RenderStage: FrameStage {
     private let masks: MaskRenderer?
     private let effects: CardEffects?
 
-    public init(masks: MaskLibrary?, effects: CardEffects?, maskChoice: MaskChoice = .byFace) {
-        self.masks = masks.map(MaskRenderer.init(library:))
+    /// `focalLength` (pixels) lets the high tier place mask parts by the head pose.
+    public init(masks: MaskLibrary?, effects: CardEffects?, maskChoice: MaskChoice = .byFace, focalLength: Double? = nil) {
+        self.masks = masks.map { MaskRenderer(library: $0, focalLength: focalLength) }
         self.effects = effects
         self.maskChoice = maskChoice
     }
@@ -50,8 +51,10 @@ public final class RenderStage: FrameStage {
             }
         }
         if let effects, cardsVisible {
+            // Faces hide the 3D effects behind them (high tier; the flat low tier draws on the card).
+            let occluders = work.tier == .high ? work.anchors.faces.compactMap(EffectOccluder.init(face:)) : []
             for card in work.anchors.cards {
-                try effects.draw(card, time: work.frame.time, tier: work.tier, into: work.frame.image)
+                try effects.draw(card, time: work.frame.time, tier: work.tier, into: work.frame.image, occluders: occluders)
             }
         }
     }

@@ -91,4 +91,61 @@ struct RenderTests {
             #expect(try frame.mean(channel: 1, in: Rect(x: 390, y: 0, width: 250, height: 480)) == 0, "\(card.id)")
         }
     }
+
+    /// High tier: a face nearer the camera than a card hides the particles behind it; the same face
+    /// behind the card hides nothing.
+    @Test func aFaceInFrontHidesTheEffectBehindIt() throws {
+        let cards = try CardSet(folder: TestPaths.packageRoot + "/Samples/cards", cacheFolder: nil)
+        let k = Intrinsics.assumed(for: Size(width: 640, height: 480))
+        let effects = try CardEffects(intrinsics: k, cards: cards)
+        let corners = [Point2(250, 150), Point2(380, 160), Point2(370, 330), Point2(245, 320)]
+        let plane = cards.cards[0].plane
+        let pose = try #require(CardPoseSolver(intrinsics: k).pose(corners: corners, plane: plane))
+        let wholeFrame = [Point2(0, 0), Point2(640, 0), Point2(640, 480), Point2(0, 480)]
+        let near = EffectOccluder(outline: wholeFrame, depth: pose.translation.z * 0.5)
+        let far = EffectOccluder(outline: wholeFrame, depth: pose.translation.z * 3)
+        for card in cards.cards {
+            let anchor = CardAnchor(id: card.id, corners: corners, pose: pose)
+            var drawn: [Double] = []
+            for occluders in [[], [far], [near]] {
+                let frame = try Image(width: 640, height: 480)
+                for t in stride(from: 0.2, through: 2.0, by: 0.45) {
+                    try effects.draw(anchor, time: t, tier: .high, into: frame, occluders: occluders)
+                }
+                drawn.append(try frame.meanAbsoluteDifference(to: try Image(width: 640, height: 480)))
+            }
+            #expect(drawn[0] > 0, "\(card.id) drew nothing")
+            #expect(drawn[1] == drawn[0], "\(card.id): a face behind the card hid something")
+            #expect(drawn[2] == 0, "\(card.id): a face in front hid nothing")
+        }
+    }
+
+    /// Parts beyond the face swing with the head's yaw by their depth; the landmarks stay put, and
+    /// a head that faces the camera has no parallax wherever it is in the frame.
+    @Test func maskPartsBeyondTheFaceFollowTheHeadPose() throws {
+        let mesh = try MaskLibrary(folder: folder).mesh
+        let landmarks = Array(mesh.points.prefix(68))
+        let f = 500.0, z = 0.6
+        let flat = mesh.targets(for: landmarks)
+        // Off axis, turned to look straight at the camera, and rolled: no shift.
+        let t = Vector3(0.2, -0.1, z)
+        let look = Vector3(0, 0, 1), view = t * (1 / t.length)
+        let axis = Vector3(look.y * view.z - look.z * view.y, look.z * view.x - look.x * view.z, look.x * view.y - look.y * view.x)
+        let angle = Foundation.acos(view.z)
+        let facing = Pose(rotation: axis * (angle / axis.length), translation: t)
+        let rolled = Pose(rotation: Vector3(0, 0, 0.2), translation: Vector3(0, 0, z))
+        for pose in [facing, rolled] {
+            let moved = mesh.targets(for: landmarks, pose: pose, focalLength: f)
+            for i in flat.indices { #expect(moved[i].distance(to: flat[i]) < 1e-6, "point \(i) moved") }
+        }
+        let yawed = Pose(rotation: Vector3(0, 0.5, 0), translation: Vector3(0, 0, z))
+        let atYaw = mesh.targets(for: landmarks, pose: yawed, focalLength: f)
+        for i in 0..<68 { #expect(atYaw[i] == flat[i], "landmark \(i) moved") }
+        for i in 68..<flat.count {
+            let d = mesh.depths[i]
+            let shift = atYaw[i] - flat[i]
+            let expected = f * d * Foundation.sin(0.5) / (z + d * Foundation.cos(0.5))
+            #expect(d > 0 && abs(shift.x - expected) < 1e-6 && abs(shift.y) < 1e-6, "point \(i): \(shift)")
+        }
+    }
 }
