@@ -1,5 +1,8 @@
 // ORB features, brute-force matching (own popcount loop), Lucas-Kanade flow and a photometric check: card work.
 #include "internal.hpp"
+#include <algorithm>
+#include <functional>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <opencv2/features2d.hpp>
@@ -104,14 +107,31 @@ int32_t cb_optical_flow(const cb_image *prev, const cb_image *next, const cb_poi
                         cb_point2f *out, uint8_t *status, int32_t window, int32_t levels) {
     CB_GUARD(-1, {
         if (n == 0) return 0;
+        // Flow only inside the points' box, grown by the farthest motion the pyramid can follow
+        // (half a window at the top level) and a window: the pyramids and image derivatives are
+        // most of LK's cost, and over the whole frame they cost 2-3x more for a card a sixth of
+        // the frame wide (callgrind: 84 % of a card's tracking in them).
+        float x0 = points[0].x, y0 = points[0].y, x1 = x0, y1 = y0;
+        for (int i = 1; i < n; ++i) {
+            x0 = std::min(x0, points[i].x), x1 = std::max(x1, points[i].x);
+            y0 = std::min(y0, points[i].y), y1 = std::max(y1, points[i].y);
+        }
+        const int margin = ((window / 2) << levels) + window / 2 + 2;
+        cv::Rect roi(int(std::floor(x0)) - margin, int(std::floor(y0)) - margin, int(x1 - x0) + 2 * margin + 2,
+                     int(y1 - y0) + 2 * margin + 2);
+        roi &= cv::Rect(0, 0, std::min(prev->mat.cols, next->mat.cols), std::min(prev->mat.rows, next->mat.rows));
+        if (roi.width < window || roi.height < window) {
+            std::fill(status, status + n, uint8_t(0));
+            return n;
+        }
         std::vector<cv::Point2f> in(n), moved;
-        for (int i = 0; i < n; ++i) in[i] = {points[i].x, points[i].y};
+        for (int i = 0; i < n; ++i) in[i] = {points[i].x - roi.x, points[i].y - roi.y};
         std::vector<uchar> st;
         std::vector<float> err;
-        cv::calcOpticalFlowPyrLK(prev->mat, next->mat, in, moved, st, err, cv::Size(window, window), levels,
+        cv::calcOpticalFlowPyrLK(prev->mat(roi), next->mat(roi), in, moved, st, err, cv::Size(window, window), levels,
                                  cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 20, 0.03));
         for (int i = 0; i < n; ++i) {
-            out[i] = {moved[i].x, moved[i].y};
+            out[i] = {moved[i].x + roi.x, moved[i].y + roi.y};
             status[i] = st[i];
         }
         return n;
@@ -129,17 +149,76 @@ int32_t cb_good_features(const cb_image *gray, int32_t max_corners, double quali
     })
 }
 
+// Normalised cross-correlation of a and b, over the pixels of `mask` when given; -3 when fewer
+// than `minimum` pixels count or b has no texture there.
+static double ncc(const cv::Mat &a, const cv::Mat &b, const cv::Mat *mask, int minimum) {
+    cv::Scalar am, as, bm, bs;
+    if (!mask) {
+        cv::meanStdDev(b, bm, bs);
+        if (bs[0] < 1e-6) return -3.0;
+        cv::Mat result;
+        cv::matchTemplate(a, b, result, cv::TM_CCOEFF_NORMED);
+        return double(result.at<float>(0, 0));
+    }
+    const int n = cv::countNonZero(*mask);
+    if (n < minimum) return -3.0;
+    cv::meanStdDev(a, am, as, *mask);
+    cv::meanStdDev(b, bm, bs, *mask);
+    if (bs[0] < 1e-6) return -3.0;
+    if (as[0] < 1e-6) return 0.0;
+    double sum = 0;
+    for (int y = 0; y < a.rows; ++y) {
+        const uint8_t *pa = a.ptr<uint8_t>(y), *pb = b.ptr<uint8_t>(y), *pm = mask->ptr<uint8_t>(y);
+        for (int x = 0; x < a.cols; ++x)
+            if (pm[x]) sum += (pa[x] - am[0]) * (pb[x] - bm[0]);
+    }
+    return sum / (double(n) * as[0] * bs[0]);
+}
+
 double cb_warped_correlation(const cb_image *frame_gray, const double h[9], const cb_image *reference,
-                             cb_image *scratch) {
+                             cb_image *scratch, int32_t cells) {
     CB_GUARD(-2.0, {
-        const cv::Mat &ref = reference->mat;
+        const cv::Mat &ref = reference->mat, &frame = frame_gray->mat;
         cv::Matx33d H(h);
         // frame -> reference sampling: warp with the inverse map.
-        cv::warpPerspective(frame_gray->mat, scratch->mat, cv::Mat(H), ref.size(),
-                            cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT, cv::Scalar(0));
-        cv::Mat result;
-        cv::matchTemplate(scratch->mat, ref, result, cv::TM_CCOEFF_NORMED);
-        return double(result.at<float>(0, 0));
+        cv::warpPerspective(frame, scratch->mat, cv::Mat(H), ref.size(), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                            cv::BORDER_CONSTANT, cv::Scalar(0));
+        // A card partly out of view is judged on the part in view: a mask of the covered pixels.
+        // Only needed when a corner is outside the frame (the usual case skips it).
+        std::vector<cv::Point2d> c = {{0, 0}, {double(ref.cols), 0}, {double(ref.cols), double(ref.rows)}, {0, double(ref.rows)}}, w;
+        cv::perspectiveTransform(c, w, cv::Mat(H));
+        bool whole = true;
+        for (const auto &p : w) whole = whole && p.x >= 0 && p.y >= 0 && p.x <= frame.cols - 1 && p.y <= frame.rows - 1;
+        cv::Mat mask;
+        if (!whole) {
+            cv::Mat inside(frame.size(), CV_8U, cv::Scalar(255));
+            cv::warpPerspective(inside, mask, cv::Mat(H), ref.size(), cv::INTER_NEAREST | cv::WARP_INVERSE_MAP,
+                                cv::BORDER_CONSTANT, cv::Scalar(0));
+            // Too little of the card in view to say anything.
+            if (cv::countNonZero(mask) < int(ref.total() / 4)) return -1.0;
+        }
+        if (cells <= 1) {
+            double r = ncc(scratch->mat, ref, whole ? nullptr : &mask, 1);
+            return r < -2.5 ? 0.0 : r;
+        }
+        // Occlusion-tolerant: the card judged by its better-matching half of cells, since a hand
+        // over part of it spoils those cells and no others.
+        std::vector<double> scores;
+        for (int cy = 0; cy < cells; ++cy) {
+            for (int cx = 0; cx < cells; ++cx) {
+                cv::Rect r(cx * ref.cols / cells, cy * ref.rows / cells, (cx + 1) * ref.cols / cells - cx * ref.cols / cells,
+                           (cy + 1) * ref.rows / cells - cy * ref.rows / cells);
+                cv::Mat cellMask = whole ? cv::Mat() : mask(r);
+                double v = ncc(scratch->mat(r), ref(r), whole ? nullptr : &cellMask, int(r.area() / 2));
+                if (v > -2.5) scores.push_back(v);
+            }
+        }
+        if (scores.size() < 4) return -1.0;
+        std::sort(scores.begin(), scores.end(), std::greater<double>());
+        const size_t half = (scores.size() + 1) / 2;
+        double sum = 0;
+        for (size_t i = 0; i < half; ++i) sum += scores[i];
+        return sum / double(half);
     })
 }
 

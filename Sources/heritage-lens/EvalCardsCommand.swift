@@ -30,7 +30,8 @@ struct EvalCards: ParsableCommand {
             let set = try CardSet(folder: cards)
             var scores: [CardSequenceScore] = []
             for sequence in built where self.sequences.only.isEmpty || self.sequences.only.contains(sequence.name) {
-                let tracker = try CardTracker(cards: set, background: self.sequences.backgroundDetection)
+                let tracker = try CardTracker(cards: set, background: self.sequences.backgroundDetection,
+                                              intrinsics: .assumed(for: sequence.scene.size))
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     stages: [CardRecognitionStage(tracker: tracker),

@@ -67,11 +67,13 @@ enum KernelCatalog {
             return { _ = try nearestTwo(card, frame) }
         },
         Kernel(name: "card-recognize", summary: "full card recognition: ORB, matching to six cards, RANSAC, check") { f in
-            let recognizer = try CardRecognizer(cards: f.cards)
+            var options = CardRecognizer.Options()
+            options.view = RectangleView(intrinsics: f.intrinsics)
+            let recognizer = try CardRecognizer(cards: f.cards, options: options)
             return { _ = try recognizer.recognize(in: f.grays[0]) }
         },
         Kernel(name: "card-track", summary: "card tracker update, one card (flow, re-alignment, smoothing)") { f in
-            let tracker = try CardTracker(cards: f.cards, background: false)
+            let tracker = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics)
             var i = 0
             var found = false
             func step(recognize: Bool) throws {
@@ -129,7 +131,7 @@ enum KernelCatalog {
     /// so they are primed here and then left out).
     private static func frameKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
         let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, background: false)
-        let cards = try CardTracker(cards: f.cards, background: false)
+        let cards = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics)
         let path: [FrameStage] = [
             GrayConversionStage(),
             FaceTrackingStage(tracker: faces, backgroundDetection: false),
@@ -191,7 +193,7 @@ final class KernelFixture {
         cards = try CardSet(folder: ProjectAssets.path("Samples/cards"))
         predictor = try LandmarkPredictor()
         let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: predictor, background: false)
-        let cardTracker = try CardTracker(cards: cards, background: false)
+        let cardTracker = try CardTracker(cards: cards, background: false, intrinsics: intrinsics)
         let stages: [FrameStage] = [
             GrayConversionStage(), FaceDetectionStage(tracker: faces), FaceTrackingStage(tracker: faces, backgroundDetection: false),
             CardRecognitionStage(tracker: cardTracker), CardTrackingStage(tracker: cardTracker, backgroundRecognition: false),

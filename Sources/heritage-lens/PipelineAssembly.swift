@@ -64,7 +64,7 @@ struct PipelineAssembly {
                        FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection)]
         }
         if let cardSet {
-            let tracker = try CardTracker(cards: cardSet, background: backgroundDetection)
+            let tracker = try CardTracker(cards: cardSet, background: backgroundDetection, intrinsics: intrinsics)
             stages += [CardRecognitionStage(tracker: tracker),
                        CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection)]
         }

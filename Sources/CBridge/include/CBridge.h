@@ -267,10 +267,12 @@ int32_t cb_optical_flow(const cb_image *prev, const cb_image *next, const cb_poi
 int32_t cb_good_features(const cb_image *gray, int32_t max_corners, double quality, double min_distance,
                          cb_point2f *out);
 /** Warps the frame region that homography h (3x3, reference -> frame) maps from a w x h reference
- *  into dst (8-bit gray, w x h), then returns the normalised cross-correlation with `reference`
- *  (same size). -2 on failure. */
+ *  into scratch (8-bit gray, w x h), then returns the normalised cross-correlation with `reference`
+ *  (same size) over the part the frame covers. With cells > 1, the mean over the better half of a
+ *  cells x cells grid instead (tolerates occlusion). -1 when under a quarter of the card is in
+ *  view, -2 on failure. */
 double cb_warped_correlation(const cb_image *frame_gray, const double h[9], const cb_image *reference,
-                             cb_image *scratch);
+                             cb_image *scratch, int32_t cells);
 
 /** Renders `reference` (8-bit gray) through homography h (reference -> frame) into dst, a frame-sized
  *  8-bit gray image, only inside the warped card's bounding box (rect written to *box); outside it

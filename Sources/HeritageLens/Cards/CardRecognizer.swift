@@ -25,6 +25,8 @@ public final class CardRecognizer {
         /// Least correlation of the warped frame with the reference (look-alikes score near 0).
         public var minimumCorrelation = 0.35
         public var quad = CardQuad.Options()
+        /// The camera, when known: quads it cannot see a rectangle as are rejected.
+        public var view: RectangleView?
 
         public init() {}
     }
@@ -72,18 +74,21 @@ public final class CardRecognizer {
     public func verify(_ index: Int, _ h: Homography, inliers: Int, gray: Image) throws -> CardDetection? {
         let card = cards.cards[index]
         let corners = card.corners.map(h.apply)
-        guard quad.isPlausible(corners, aspect: card.aspect) else { return nil }
+        guard quad.isPlausible(corners, aspect: card.aspect),
+              options.view?.isConsistent(corners, aspect: card.aspect) ?? true else { return nil }
         let score = Self.correlation(of: card, homography: h, in: gray, scratch: scratch)
         guard score >= options.minimumCorrelation else { return nil }
         return CardDetection(cardIndex: index, homography: h, inliers: inliers, correlation: score)
     }
 
-    /// How much the frame under `h` looks like `card` (−1...1); `scratch` is the caller's buffer.
+    /// How much the frame under `h` looks like `card` (−1...1), over the part of the card in view;
+    /// with `cells` > 1, over the better half of a cells × cells grid (a partly covered card).
+    /// `scratch` is the caller's buffer.
     public static func correlation(of card: CardReference, homography h: Homography, in gray: Image,
-                                   scratch: Image) -> Double {
+                                   scratch: Image, cells: Int = 1) -> Double {
         // The patch is a scaled-down reference: fold that scale into the homography.
         let s = Double(card.size.width) / Double(card.patchSize.width)
         let toPatch = h.composed(after: Homography([s, 0, 0, 0, s, 0, 0, 0, 1]))
-        return cb_warped_correlation(gray.raw, toPatch.m, card.patch.raw, scratch.raw)
+        return cb_warped_correlation(gray.raw, toPatch.m, card.patch.raw, scratch.raw, Int32(cells))
     }
 }

@@ -42,6 +42,7 @@ public final class CardTracker {
 
     public let cards: CardSet
     public let options: Options
+    private let view: RectangleView?
     private let worker: IdleTimeWorker<Void, [CardDetection]>
     private let quad = CardQuad()
     private var tracks: [Track] = []
@@ -54,8 +55,13 @@ public final class CardTracker {
     /// CPU ms of recognition whose results arrived this frame.
     public private(set) var recognitionMilliseconds = 0.0
 
-    public init(cards: CardSet, background: Bool, options: Options = Options(),
+    /// `intrinsics`: the camera, so that quads no camera like it could see as a card are rejected
+    /// in recognition and tracking (nil: no such check).
+    public init(cards: CardSet, background: Bool, intrinsics: Intrinsics? = nil, options: Options = Options(),
                 recognizer: CardRecognizer.Options = .init()) throws {
+        var recognizer = recognizer
+        if let intrinsics { recognizer.view = RectangleView(intrinsics: intrinsics) }
+        view = recognizer.view
         self.cards = cards
         self.options = options
         let engine = try CardRecognizer(cards: cards, options: recognizer)
@@ -117,8 +123,9 @@ public final class CardTracker {
             return false
         }
         if frameIndex % options.checkInterval == 0,
-           CardRecognizer.correlation(of: card, homography: moved, in: next, scratch: scratch) < options.minimumCorrelation {
+           CardRecognizer.correlation(of: card, homography: moved, in: next, scratch: scratch, cells: 4) < options.minimumCorrelation {
             // The quad no longer shows the card: let go at once rather than publish a wrong pose.
+            // Judged on the better half of the card, so a hand over the rest does not lose it.
             t.misses = options.maximumMisses + 1
             return false
         }
@@ -153,8 +160,7 @@ public final class CardTracker {
         guard src.count >= 8, let (moved, mask) = robustHomography(from: src, to: dst, threshold: 2.5) else { return nil }
         let inliers = mask.filter { $0 }.count
         let corners = card.corners.map(moved.apply)
-        guard inliers >= 8, Double(inliers) >= 0.4 * Double(refs.count), quad.isPlausible(corners, aspect: card.aspect)
-        else { return nil }
+        guard inliers >= 8, Double(inliers) >= 0.4 * Double(refs.count), isPossible(corners, card: card) else { return nil }
         return moved
     }
 
@@ -188,9 +194,14 @@ public final class CardTracker {
             }
         }
         guard src.count >= 8, let (refined, mask) = robustHomography(from: src, to: dst, threshold: 1.5),
-              Double(mask.filter { $0 }.count) >= 0.5 * Double(refs.count),
-              quad.isPlausible(card.corners.map(refined.apply), aspect: card.aspect) else { return nil }
+              Double(mask.filter { $0 }.count) >= max(12, 0.3 * Double(refs.count)),
+              isPossible(card.corners.map(refined.apply), card: card) else { return nil }
         return refined
+    }
+
+    /// A quad a camera could see the card as (and, with the camera known, this camera).
+    private func isPossible(_ corners: [Point2], card: CardReference) -> Bool {
+        quad.isPlausible(corners, aspect: card.aspect) && (view?.isConsistent(corners, aspect: card.aspect) ?? true)
     }
 
     private func take(_ d: CardDetection, foundOn frame: Int, now: Int, gray: Image) throws {
