@@ -26,6 +26,9 @@ WIDTH_MM, HEIGHT_MM = 105.0, 148.0
 W, H = round(WIDTH_MM / 25.4 * DPI), round(HEIGHT_MM / 25.4 * DPI)  # 1240 x 1748
 SERIF = "/usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc"
 SANS = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+# Fibres in the paper, ink blots under the scene and over it (chosen with `heritage-lens cards
+# check`: these gave the best stars).
+FIBRES, BLOTS, OVER = 9000, 420, 300
 OUT = os.path.join(os.path.dirname(__file__), "..", "..", "Samples", "cards")
 
 CARDS = [
@@ -47,12 +50,12 @@ def paper(rng, base):
     """A fibrous paper: thousands of short strokes of varying tone, so no area is flat."""
     img = Image.new("RGB", (W, H), base)
     d = ImageDraw.Draw(img)
-    for _ in range(9000):
+    for _ in range(FIBRES):
         x, y = rng.uniform(0, W), rng.uniform(0, H)
         a = rng.uniform(0, math.pi)
         n = rng.uniform(6, 30)
         d.line([(x, y), (x + n * math.cos(a), y + n * math.sin(a))],
-               fill=shade(base, rng.uniform(0.72, 1.08)), width=rng.choice([1, 1, 2]))
+               fill=shade(base, rng.uniform(0.55, 1.1)), width=rng.choice([1, 2, 3]))
     return img
 
 
@@ -194,18 +197,24 @@ def grain(d, rng, x, y, ink, fill):
               340 if side < 0 else 20, fill=ink, width=3)
 
 
-def scatter_marks(d, rng, ink, count):
-    """Small distinct marks everywhere (dots, crosses, rings): corners for the detector."""
+def ink_blots(d, rng, ink, paper_colour, count, size=1.0, ink_share=0.7):
+    """Irregular blots and splinters of ink and paper tone everywhere, no two alike: corners for
+    the detector that do not repeat (identical marks would match each other and the other cards)."""
     for _ in range(count):
-        x, y, r = rng.uniform(0, W), rng.uniform(0, H), rng.uniform(4, 14)
-        kind = rng.randrange(3)
-        if kind == 0:
-            d.ellipse([x - r, y - r, x + r, y + r], fill=ink)
-        elif kind == 1:
-            d.line([(x - r, y - r), (x + r, y + r)], fill=ink, width=3)
-            d.line([(x - r, y + r), (x + r, y - r)], fill=ink, width=3)
+        x, y = rng.uniform(0, W), rng.uniform(0, H)
+        r = rng.uniform(6, 34) * rng.choice([1, 1, 1, 1.8]) * size
+        n = rng.randrange(4, 9)
+        start = rng.uniform(0, 2 * math.pi)
+        pts = []
+        for k in range(n):
+            a = start + 2 * math.pi * k / n + rng.uniform(-0.4, 0.4)
+            rr = r * rng.uniform(0.35, 1.25)
+            pts.append((x + rr * math.cos(a), y + rr * math.sin(a) * rng.uniform(0.5, 1.2)))
+        tone = shade(ink, rng.uniform(0.4, 1.3)) if rng.random() < ink_share else shade(paper_colour, rng.uniform(0.45, 0.8))
+        if rng.random() < 0.25:
+            d.line(pts + pts[:1], fill=tone, width=rng.choice([2, 3, 4]))
         else:
-            d.ellipse([x - r, y - r, x + r, y + r], outline=ink, width=3)
+            d.polygon(pts, fill=tone)
 
 
 def scene(cid, d, rng, ink, paper_colour):
@@ -274,8 +283,11 @@ def draw_card(spec):
     rng = random.Random(seed)
     img = paper(rng, base)
     d = ImageDraw.Draw(img)
-    scatter_marks(d, rng, shade(ink, 0.9), 260)
+    ink_blots(d, rng, ink, base, BLOTS)
     scene(cid, d, rng, ink, base)
+    # A second, sparser layer over the scene itself, so that its flat fills (sky, hills, the sun)
+    # carry features too and they spread over the whole card.
+    ink_blots(d, rng, ink, base, OVER, size=0.6, ink_share=0.5)
     # The name: a calligraphy-style serif on a seal panel, placed differently on each card.
     font = ImageFont.truetype(SERIF, 300, index=0)
     small = ImageFont.truetype(SANS, 54, index=0)
@@ -284,16 +296,35 @@ def draw_card(spec):
     d.rectangle([panel_x + 18, 718, panel_x + 362, 1442], outline=(170, 40, 30), width=6)
     for k, ch in enumerate(chars):
         d.text((panel_x + 40, 730 + k * 340), ch, font=font, fill=ink)
+    # Dry-brush streaks through the characters, different on every card: 春 and 雨 appear on two
+    # cards each, and the same glyph drawn the same way would make those cards look alike.
+    panel = shade(base, 1.02)
+    for _ in range(35):
+        x, y = rng.uniform(panel_x + 30, panel_x + 350), rng.uniform(730, 1430)
+        a = rng.uniform(-0.5, 0.5) + (math.pi / 2 if rng.random() < 0.3 else 0)
+        n = rng.uniform(30, 110)
+        d.line([(x, y), (x + n * math.cos(a), y + n * math.sin(a))], fill=panel, width=rng.choice([3, 4, 6]))
     d.text((60, H - 120), f"{pinyin} · {english}", font=small, fill=ink)
-    # A border whose pattern is unique per card (the seed sets the tick spacing).
-    step = 30 + seed % 17
+    # A border of irregular dashes, unique per card: a regular pattern would repeat along the edge
+    # and across the set.
     d.rectangle([14, 14, W - 15, H - 15], outline=ink, width=12)
-    for x in range(40, W - 40, step):
-        d.line([(x, 14), (x + step / 2, 40)], fill=ink, width=4)
-        d.line([(x, H - 15), (x + step / 2, H - 41)], fill=ink, width=4)
-    for y in range(40, H - 40, step):
-        d.line([(14, y), (40, y + step / 2)], fill=ink, width=4)
-        d.line([(W - 15, y), (W - 41, y + step / 2)], fill=ink, width=4)
+    for edge in range(4):
+        t = 40.0
+        length = W if edge < 2 else H
+        while t < length - 60:
+            u = rng.uniform(12, 50)
+            depth = rng.uniform(14, 40)
+            tilt = rng.uniform(-12, 12)
+            if edge == 0:
+                seg = [(t, 14), (t + tilt, 14 + depth)]
+            elif edge == 1:
+                seg = [(t, H - 15), (t + tilt, H - 15 - depth)]
+            elif edge == 2:
+                seg = [(14, t), (14 + depth, t + tilt)]
+            else:
+                seg = [(W - 15, t), (W - 15 - depth, t + tilt)]
+            d.line(seg, fill=ink, width=rng.choice([3, 5, 7]))
+            t += u
     return img.filter(ImageFilter.SMOOTH)
 
 

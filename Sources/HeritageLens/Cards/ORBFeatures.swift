@@ -67,8 +67,3 @@ func robustHomography(from src: [Point2], to dst: [Point2], threshold: Double) -
     guard cb_find_homography(a, b, Int32(a.count), threshold, &h, &mask) >= 4 else { return nil }
     return (Homography(h), mask.map { $0 != 0 })
 }
-
-/// Each query's second-nearest train distance (for self-similarity: the nearest is itself).
-func knn2Distances(_ query: ORBFeatures, _ train: ORBFeatures) throws -> [(Int, Int)] {
-    try nearestTwo(query, train).map { (Int($0.query), Int($0.second)) }
-}

@@ -10,8 +10,8 @@ public struct TargetRating: Sendable {
     public var features: Int
     /// Share of a 6 x 8 grid's cells holding at least 4 features (spread).
     public var coverage: Double
-    /// Share of features whose nearest other feature in the same image is nearly as close as the
-    /// best match would be (repeated structure confuses matching).
+    /// Share of features with a look-alike elsewhere in the same image (repeated structure
+    /// confuses matching).
     public var repetition: Double
     /// Most ratio-test matches any other card of the set gets against this one, as a share of
     /// its features (look-alikes).
@@ -74,13 +74,27 @@ public enum TargetRater {
         }
     }
 
-    /// For each feature: is another feature of the same image within 40 Hamming bits of it (a
-    /// repeated pattern that a ratio test would reject)?
+    /// For each feature: does a look-alike (within 40 Hamming bits) appear elsewhere in the image,
+    /// more than 12 px away? That is repeated structure, which a ratio test rejects. Twins closer
+    /// than that are the same corner found again at the next pyramid level, not repetition.
     static func selfNearest(_ f: ORBFeatures) throws -> [Bool] {
-        // knn2 against itself: the best is the feature itself (distance 0), the second its twin.
-        var out = [Bool](repeating: false, count: f.count)
-        let pairs = try knn2Distances(f, f)
-        for (q, second) in pairs { out[q] = second <= 40 }
+        let n = f.count
+        var out = [Bool](repeating: false, count: n)
+        f.descriptors.withUnsafeBytes { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            for i in 0..<n {
+                let a = words.baseAddress! + 4 * i
+                for j in 0..<n where j != i {
+                    let b = words.baseAddress! + 4 * j
+                    let d = (a[0] ^ b[0]).nonzeroBitCount + (a[1] ^ b[1]).nonzeroBitCount
+                        + (a[2] ^ b[2]).nonzeroBitCount + (a[3] ^ b[3]).nonzeroBitCount
+                    if d <= 40, f.points[i].distance(to: f.points[j]) > 12 {
+                        out[i] = true
+                        break
+                    }
+                }
+            }
+        }
         return out
     }
 }
