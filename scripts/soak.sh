@@ -4,7 +4,10 @@
 # last and largest values; memory and descriptors should stay flat. Writes soak-<date>.csv.
 #   scripts/soak.sh [FRAMES]        (about 1 h for 100000 frames on one core)
 # SOAK_BIN runs another binary (a copy, so rebuilding meanwhile does not swap it mid-run);
-# SOAK_CPU pins the run to that CPU (default 0) so the figures come from one core.
+# SOAK_CPU pins the run to that CPU (default 0) so the figures come from one core. The video is
+# Matroska: an MP4 muxer keeps its whole index in memory until the end (about 30 bytes a frame),
+# which a soak would show as growth; a long recording should be .mkv for the same reason (and an
+# .mkv cut short by a power loss still plays).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 frames=${1:-100000}
@@ -14,8 +17,10 @@ cpu=${SOAK_CPU:-0}
 [ -f Samples/sample.mp4 ] || "$bin" sample
 out="soak-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
-taskset -c "$cpu" "$bin" process Samples/sample.mp4 --loop --frames "$frames" \
-  -o "$out/out.mp4" --anchors "$out/anchors.jsonl" --metrics "$out/metrics.jsonl" 2> "$out/stderr.log" &
+# A copy of the sample: rebuilding the sample meanwhile must not pull the file from under the run.
+cp Samples/sample.mp4 "$out/input.mp4"
+taskset -c "$cpu" "$bin" process "$out/input.mp4" --loop --frames "$frames" \
+  -o "$out/out.mkv" --anchors "$out/anchors.jsonl" --metrics "$out/metrics.jsonl" 2> "$out/stderr.log" &
 pid=$!
 echo "seconds,rss_kb,fds" > "$out/samples.csv"
 start=$(date +%s)

@@ -234,14 +234,24 @@ int32_t cb_render_reference(const cb_image *reference, const double h[9], const 
         r &= cv::Rect(0, 0, frame.cols, frame.rows);
         *box = {r.x, r.y, r.width, r.height};
         if (r.area() == 0) return 0;
+        // Around and between the card's edges the rendering shows the frame itself, so optical
+        // flow near the border compares like with like (and never reads unset pixels: valgrind
+        // found the flow's windows reaching past the rendered box).
+        const int pad = 32;
+        cv::Rect outer = cv::Rect(r.x - pad, r.y - pad, r.width + 2 * pad, r.height + 2 * pad) & cv::Rect(0, 0, frame.cols, frame.rows);
+        frame(outer).copyTo(dst->mat(outer));
         cv::Matx33d T(1, 0, -r.x, 0, 1, -r.y, 0, 0, 1);
-        cv::Mat roi = dst->mat(r);
-        cv::warpPerspective(ref, roi, cv::Mat(T * H), r.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-        // Brightness and contrast as the frame shows them: optical flow assumes constant intensity.
+        thread_local cv::Mat warped, mask, ones;
+        cv::warpPerspective(ref, warped, cv::Mat(T * H), r.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        if (ones.size() != ref.size()) ones = cv::Mat(ref.size(), CV_8U, cv::Scalar(255));
+        cv::warpPerspective(ones, mask, cv::Mat(T * H), r.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
+        // Brightness and contrast as the frame shows them on the card: optical flow assumes
+        // constant intensity.
         cv::Scalar fm, fs, rm, rs;
-        cv::meanStdDev(frame(r), fm, fs);
-        cv::meanStdDev(roi, rm, rs);
-        if (rs[0] > 1) roi.convertTo(roi, CV_8U, fs[0] / rs[0], fm[0] - rm[0] * fs[0] / rs[0]);
+        cv::meanStdDev(frame(r), fm, fs, mask);
+        cv::meanStdDev(warped, rm, rs, mask);
+        if (rs[0] > 1) warped.convertTo(warped, CV_8U, fs[0] / rs[0], fm[0] - rm[0] * fs[0] / rs[0]);
+        warped.copyTo(dst->mat(r), mask);
         return 1;
     })
 }

@@ -15,6 +15,7 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
     case cameraFailed(String, reason: String)
     case cameraLost(String)
     case cameraStalled(String, seconds: Double)
+    case loopFailed(String, reason: String)
 
     public var description: String {
         switch self {
@@ -44,6 +45,8 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
             return "\(d): not a video capture device (\(detail)); list cameras with 'heritage-lens cameras'"
         case .cameraFailed(let d, let reason):
             return "\(d): the camera failed (\(reason))"
+        case .loopFailed(let p, let reason):
+            return "\(p): cannot play it again for --loop (\(reason)); was the file replaced or truncated during the run?"
         case .cameraLost(let d):
             return "\(d): the camera was disconnected"
         case .cameraStalled(let d, let seconds):

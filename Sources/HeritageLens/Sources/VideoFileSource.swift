@@ -37,6 +37,8 @@ public final class VideoFileSource: FrameSource {
     private var startedAt: UInt64?
     private var firstPTS: Double?
     private var lastTime = -Double.infinity
+    /// Frames delivered since the file was (re)opened: a loop pass that gives none must not loop forever.
+    private var framesThisPass = 0
 
     public init(path: String, options: Options = Options()) throws {
         try InputFile.validate(path)
@@ -76,9 +78,16 @@ public final class VideoFileSource: FrameSource {
             let status = cb_video_reader_read(r, buffer.raw, &pts)
             if status == 0 {
                 if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }
-                guard options.loop, let again = cb_video_reader_open(name) else { return nil }
+                guard options.loop else { return nil }
+                // A file that shrank to nothing or vanished since the last pass ends the run with
+                // a reason instead of ending it quietly (or looping on an empty file forever).
+                guard framesThisPass > 0 else { throw SourceError.loopFailed(name, reason: "no frames on the last pass") }
+                guard let again = cb_video_reader_open(name) else {
+                    throw SourceError.loopFailed(name, reason: String(cString: cb_last_error()))
+                }
                 cb_video_reader_free(r)
                 reader = again
+                framesThisPass = 0
                 loopOffset = lastTime + 1 / framesPerSecond
                 firstPTS = nil
                 return try nextFrame()
@@ -104,6 +113,7 @@ public final class VideoFileSource: FrameSource {
                 available = due
             }
             lastTime = time
+            framesThisPass += 1
             defer { deliveredFrameCount += 1 }
             return Frame(index: deliveredFrameCount, time: time, availableAt: available, image: buffer)
         }

@@ -64,4 +64,19 @@ import Testing
         #expect(delivered + source.droppedFrameCount == 20)
         #expect(source.droppedFrameCount >= 8)
     }
+
+    /// --loop plays the file again with times running on, and a file that disappears between
+    /// passes ends the run with a reason rather than quietly (or looping forever).
+    @Test func loopingRunsOnAndAVanishedFileIsAnError() throws {
+        let dir = TestPaths.scratch()
+        let path = "\(dir)/loop.avi"
+        try GeneratedVideo.write(to: path, frames: 10, fps: 25)
+        let source = try VideoFileSource(path: path, options: .init(loop: true))
+        var times: [Double] = []
+        for _ in 0..<25 { times.append(try #require(try source.nextFrame()).time) }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1 > $0 })
+        #expect(abs(times[24] - 24.0 / 25) < 1e-3)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(throws: SourceError.self) { for _ in 0..<10 { _ = try source.nextFrame() } }
+    }
 }
