@@ -57,16 +57,19 @@ public struct SampleVideo {
             let card = try Image(contentsOf: (options.cardsFolder as NSString).appendingPathComponent(first))
             try card.normalizeToBGR()
             let w = Double(card.width), h = Double(card.height)
+            // Seen through the assumed webcam: turning and rolling as a hand-held card would, so
+            // every quad is one a real camera could see (the card checks reject anything else).
+            let camera = Intrinsics.assumed(for: size)
+            let plane = CardPlane(width: 0.105, height: 0.105 * h / w)
+            let distance = camera.fx * plane.width / (Double(size.width) * 0.22)
+            let centre = Vector3((Double(size.width) * 0.78 - camera.cx) / camera.fx * distance,
+                                 (Double(size.height) * 0.55 - camera.cy) / camera.fy * distance, distance)
             layers.append(.init(name: (first as NSString).deletingPathExtension, image: card) { i in
                 let t = Double(i) / n * 2 * Double.pi
-                let cx = Double(size.width) * 0.78, cy = Double(size.height) * 0.55
-                let half = Double(size.width) * 0.11
-                let tilt = 0.25 * sin(t)
-                let corners = [Point2(-half, -half * h / w), Point2(half, -half * h / w),
-                               Point2(half, half * h / w), Point2(-half, half * h / w)].map { p in
-                    Point2(cx + p.x * (1 - tilt * p.y / (half * 3)), cy + p.y).rotated(by: 0.3 * sin(t * 2), about: Point2(cx, cy))
-                }
-                return Homography(from: [Point2(0, 0), Point2(w, 0), Point2(w, h), Point2(0, h)], to: corners)
+                let rotation = Vector3(0.2 * sin(t * 1.5), 0.45 * sin(t), 0.3 * sin(t * 2))
+                let r = Matrix3(rodrigues: rotation)
+                let pose = Pose(rotation: rotation, translation: centre - r * Vector3(plane.width / 2, plane.height / 2, 0))
+                return plane.homography(referenceSize: Size(width: Int(w), height: Int(h)), pose: pose, intrinsics: camera)
             })
         }
         return try SyntheticScene(size: size, layers: layers, effects: .init(noiseSigma: 2.0), seed: options.seed)
