@@ -241,10 +241,14 @@ int32_t cb_render_reference(const cb_image *reference, const double h[9], const 
         cv::Rect outer = cv::Rect(r.x - pad, r.y - pad, r.width + 2 * pad, r.height + 2 * pad) & cv::Rect(0, 0, frame.cols, frame.rows);
         frame(outer).copyTo(dst->mat(outer));
         cv::Matx33d T(1, 0, -r.x, 0, 1, -r.y, 0, 0, 1);
-        thread_local cv::Mat warped, mask, ones;
+        thread_local cv::Mat warped, mask;
         cv::warpPerspective(ref, warped, cv::Mat(T * H), r.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-        if (ones.size() != ref.size()) ones = cv::Mat(ref.size(), CV_8U, cv::Scalar(255));
-        cv::warpPerspective(ones, mask, cv::Mat(T * H), r.size(), cv::INTER_NEAREST, cv::BORDER_CONSTANT, cv::Scalar(0));
+        // The card's quad, filled: where the rendering replaces the frame.
+        mask.create(r.size(), CV_8U);
+        mask.setTo(cv::Scalar(0));
+        std::vector<cv::Point> quad;
+        for (const auto &p : w) quad.emplace_back(int(std::lround(p.x - r.x)), int(std::lround(p.y - r.y)));
+        cv::fillConvexPoly(mask, quad, cv::Scalar(255));
         // Brightness and contrast as the frame shows them on the card: optical flow assumes
         // constant intensity.
         cv::Scalar fm, fs, rm, rs;

@@ -118,7 +118,7 @@ public final class CardTracker {
     /// One optical-flow step; returns whether the card was seen in `next`.
     private func follow(_ t: inout Track, from prev: Image, to next: Image, frameIndex: Int) throws -> Bool {
         let card = cards.cards[t.cardIndex]
-        guard let moved = try flow(card: card, homography: t.homography, from: prev, to: next) else {
+        guard let moved = try flow(card: card, homography: t.homography, from: prev, to: next, light: true) else {
             t.misses += 1
             return false
         }
@@ -136,11 +136,15 @@ public final class CardTracker {
 
     /// The card's homography in `next`, from its homography in `prev`, or nil when too few of its
     /// points could be followed.
-    private func flow(card: CardReference, homography h: Homography, from prev: Image, to next: Image) throws -> Homography? {
+    /// `light`: half the points and a smaller window, for one frame's motion when refinement
+    /// follows (it measures the position itself); the full set to bring a recognition forward over
+    /// several frames.
+    private func flow(card: CardReference, homography h: Homography, from prev: Image, to next: Image,
+                      light: Bool = false) throws -> Homography? {
         let w = Double(prev.width), ht = Double(prev.height)
         var refs: [Point2] = []
         var starts: [cb_point2f] = []
-        for p in card.trackPoints {
+        for (k, p) in card.trackPoints.enumerated() where !light || k % 2 == 0 {
             let q = h.apply(p)
             if q.x > 4, q.y > 4, q.x < w - 4, q.y < ht - 4 {
                 refs.append(p)
@@ -148,10 +152,10 @@ public final class CardTracker {
             }
         }
         // A card mostly out of the frame is let go: its few remaining points cannot hold a homography.
-        guard refs.count >= max(8, card.trackPoints.count / 5) else { return nil }
+        guard refs.count >= max(8, card.trackPoints.count / (light ? 10 : 5)) else { return nil }
         var ends = [cb_point2f](repeating: cb_point2f(), count: starts.count)
         var status = [UInt8](repeating: 0, count: starts.count)
-        try check(cb_optical_flow(prev.raw, next.raw, starts, Int32(starts.count), &ends, &status, 21, 3), "optical flow")
+        try check(cb_optical_flow(prev.raw, next.raw, starts, Int32(starts.count), &ends, &status, light ? 15 : 21, 3), "optical flow")
         var src: [Point2] = [], dst: [Point2] = []
         for i in refs.indices where status[i] != 0 {
             src.append(refs[i])
@@ -183,7 +187,7 @@ public final class CardTracker {
         guard refs.count >= 8 else { return nil }
         var ends = [cb_point2f](repeating: cb_point2f(), count: starts.count)
         var status = [UInt8](repeating: 0, count: starts.count)
-        try check(cb_optical_flow(rendered.raw, gray.raw, starts, Int32(starts.count), &ends, &status, 15, 1), "refine flow")
+        try check(cb_optical_flow(rendered.raw, gray.raw, starts, Int32(starts.count), &ends, &status, 15, 0), "refine flow")
         var src: [Point2] = [], dst: [Point2] = []
         for i in refs.indices where status[i] != 0 {
             let e = Point2(Double(ends[i].x), Double(ends[i].y))
