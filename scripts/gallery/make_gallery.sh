@@ -38,5 +38,10 @@ def sheet(names, crop, cell, path):
 sheet([f"mask-{m}" for m in ("ox", "dragon", "sheep", "monkey", "pig")], (120, 20, 360, 260), (180, 180),
       "Samples/gallery/masks.png")
 sheet([f"card-{i}" for i in range(6)], (170, 30, 490, 460), (150, 200), "Samples/gallery/cards.png")
+ids = ["lichun", "yushui", "jingzhe", "chunfen", "qingming", "guyu"]
+row = Image.new("RGB", (6 * 150, 212), (255, 255, 255))
+for k, name in enumerate(ids):
+    row.paste(Image.open(f"Samples/cards/{name}.png").convert("RGB").resize((148, 208), Image.LANCZOS), (k * 150 + 1, 2))
+row.save("Samples/gallery/six-cards.png", optimize=True)
 PY
-echo "wrote Samples/gallery/masks.png and Samples/gallery/cards.png (top row low tier, bottom row high)"
+echo "wrote Samples/gallery/masks.png and Samples/gallery/cards.png (top row low tier, bottom row high), six-cards.png"
