@@ -210,6 +210,9 @@ public final class CardTracker {
 
     private func take(_ d: CardDetection, foundOn frame: Int, now: Int, gray: Image) throws {
         let card = cards.cards[d.cardIndex]
+        // A card tracked in this frame has just been aligned with its reference and checked: the
+        // recognition would only repeat that, at the price of two more flow passes.
+        if tracks.contains(where: { $0.cardIndex == d.cardIndex && $0.visible }) { return }
         // Bring the detection up to this frame: flow from the frame it was found on.
         var current = d.homography
         if frame < now {
