@@ -45,6 +45,13 @@ public final class FaceTracker {
         var confirmed = false
         var visible = true
         var lastSeen: Double
+        /// How this face's detector box sits against the one its landmarks predict (offset in eye
+        /// distances, in the face's frame, and scale), learnt from verifications: the landmark fit
+        /// depends on its box, and a face unlike the average (turned, small) keeps a fit closer to
+        /// dlib's own when placed in the box dlib's detector gives it.
+        var boxOffset = Point2(0, 0)
+        var boxScale = 1.0
+        var boxSamples = 0
 
         var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
     }
@@ -141,11 +148,11 @@ public final class FaceTracker {
 
     private func follow(_ t: inout Track, gray: Image, time: Double) throws {
         let f = t.frame
-        var centre = f.detectorBoxCentre
+        var centre = f.detectorBoxCentre + (t.boxOffset * f.eyeDistance).rotated(by: f.roll)
         // The last frame's motion ahead: fast moves stay inside the fit's box, and a wrong guess
         // costs little since the fit recentres on the face.
         if let previous = t.previousCentre { centre = centre + (f.eyeMidpoint - previous) * motionPrediction }
-        let fitted = try predictor.fit(in: gray, centre: centre, side: f.detectorBoxSide, roll: f.roll)
+        let fitted = try predictor.fit(in: gray, centre: centre, side: f.detectorBoxSide * t.boxScale, roll: f.roll)
         t.previousCentre = f.eyeMidpoint
         if plausibility.check(fitted, previous: t.landmarks) == .plausible, mostlyInside(fitted) {
             accept(fitted, into: &t, time: time)
@@ -177,11 +184,12 @@ public final class FaceTracker {
 
     private func take(_ result: FaceDetectionResult, gray: Image, stale: Bool, time: Double) throws {
         switch result.job {
-        case .verify(let id, _):
+        case .verify(let id, let region):
             guard let i = tracks.firstIndex(where: { $0.id == id }) else { return }
             let box = tracks[i].frame.detectorBox
-            if result.detections.contains(where: { $0.box.iou(box) > 0.2 }) {
+            if let d = result.detections.max(by: { $0.box.iou(box) < $1.box.iou(box) }), d.box.iou(box) > 0.2 {
                 tracks[i].failedVerifications = 0
+                learnBox(d.box, predicted: region, into: &tracks[i])
             } else {
                 tracks[i].failedVerifications += 1
             }
@@ -224,6 +232,24 @@ public final class FaceTracker {
         accept(fitted, into: &track, time: time)
         track.confirmed = track.confirmed || confirmed
         tracks.append(track)
+    }
+
+    /// Folds what this detection shows into the track's box relation: a running mean (the
+    /// relation belongs to the face and does not change), so the fit's box settles instead of
+    /// jumping at each verification. `region` is the verification's search region, centred on the
+    /// box the landmarks predicted on the frame the detector saw (1.8 times its side), so a result
+    /// that arrives frames later still compares like with like.
+    private func learnBox(_ detected: Rect, predicted region: Rect, into t: inout Track) {
+        let side = region.width / 1.8
+        let eyeDistance = side / FaceFrame.detectorBoxWidth
+        guard eyeDistance > 1 else { return }
+        let offset = ((detected.centre - region.centre) * (1 / eyeDistance)).rotated(by: -t.frame.roll)
+        let scale = detected.width / side
+        guard abs(offset.x) < 0.5, abs(offset.y) < 0.5, scale > 0.7, scale < 1.4 else { return }
+        t.boxSamples += 1
+        let k = max(0.2, 1 / Double(t.boxSamples + 1))
+        t.boxOffset = t.boxOffset * (1 - k) + offset * k
+        t.boxScale = t.boxScale * (1 - k) + scale * k
     }
 
     /// Two tracks on one face (a re-detection that slipped past association): keep the older.
