@@ -1,4 +1,4 @@
-// dlib's HOG face detector and 68-point shape predictor, OpenCV's cascades.
+// dlib's HOG face detector and OpenCV's cascades.
 #include "internal.hpp"
 #include <cmath>
 #include <dlib/image_processing.h>
@@ -17,9 +17,6 @@ struct cb_cascade {
     cv::Mat scaled;
 };
 
-struct cb_shape_predictor {
-    dlib::shape_predictor model;
-};
 
 namespace {
 
@@ -101,69 +98,6 @@ int32_t cb_cascade_detect(cb_cascade *c, const cb_image *gray, cb_rect roi, doub
             out[n++] = to_image(cv::Rect2d(r), scale, origin);
         }
         return n;
-    })
-}
-
-cb_shape_predictor *cb_shape_predictor_load(const char *dat_path) {
-    CB_GUARD(nullptr, {
-        auto *p = new cb_shape_predictor();
-        dlib::deserialize(dat_path) >> p->model;
-        if (p->model.num_parts() != 68) {
-            delete p;
-            cbridge::set_error("the model does not predict 68 points");
-            return nullptr;
-        }
-        return p;
-    })
-}
-
-void cb_shape_predictor_free(cb_shape_predictor *p) { delete p; }
-
-int32_t cb_shape_predict(const cb_shape_predictor *p, const cb_image *gray, double cx, double cy, double size,
-                         double angle_rad, cb_point2f *out68) {
-    CB_GUARD(-1, {
-        if (gray->mat.type() != CV_8UC1 || !(size > 4)) {
-            cbridge::set_error("landmarks need an 8-bit gray image and a face box larger than 4 px");
-            return -1;
-        }
-        // An upright crop around the box: the predictor was trained on upright faces, and a small
-        // crop keeps the warp cheap. The crop holds the box with a margin, at most 192 px wide.
-        const double margin = 1.5;
-        const double side = std::min(192.0, std::max(48.0, size * margin));
-        const double k = side / (size * margin);  // crop pixels per image pixel
-        const double c = std::cos(angle_rad), s = std::sin(angle_rad);
-        // image -> crop: rotate by -angle about (cx, cy), scale by k, move to the crop's centre.
-        cv::Matx23d M(k * c, k * s, side / 2 - k * (c * cx + s * cy),
-                      -k * s, k * c, side / 2 - k * (-s * cx + c * cy));
-        thread_local cv::Mat crop;
-        const int n = int(std::ceil(side));
-        cv::warpAffine(gray->mat, crop, M, cv::Size(n, n), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-        // The predictor compares pixel differences against thresholds learnt on well-exposed faces:
-        // a dark or flat face is stretched to ordinary contrast first (measured on the face box).
-        {
-            const int inner = int(std::lround(size * k * 0.8));
-            cv::Rect face_box(n / 2 - inner / 2, n / 2 - inner / 2, inner, inner);
-            face_box &= cv::Rect(0, 0, n, n);
-            cv::Scalar mean, stddev;
-            cv::meanStdDev(crop(face_box), mean, stddev);
-            const double wanted = 45.0;
-            if (stddev[0] > 1.0 && stddev[0] < wanted * 0.75) {
-                const double gain = std::min(4.0, wanted / stddev[0]);
-                crop.convertTo(crop, CV_8U, gain, 120.0 - mean[0] * gain);
-            }
-        }
-        dlib::cv_image<unsigned char> image(cvIplImage(crop));
-        const double half = size * k / 2;
-        dlib::rectangle box(long(std::lround(side / 2 - half)), long(std::lround(side / 2 - half)),
-                            long(std::lround(side / 2 + half)) - 1, long(std::lround(side / 2 + half)) - 1);
-        dlib::full_object_detection shape = p->model(image, box);
-        // crop -> image: the inverse similarity.
-        for (unsigned i = 0; i < 68; ++i) {
-            const double u = (shape.part(i).x() - side / 2) / k, v = (shape.part(i).y() - side / 2) / k;
-            out68[i].x = float(cx + c * u - s * v);
-            out68[i].y = float(cy + s * u + c * v);
-        }
-        return 68;
     })
 }
 

@@ -222,13 +222,18 @@ int32_t cb_cascade_detect(cb_cascade *c, const cb_image *gray, cb_rect roi, doub
                           int32_t min_neighbors, int32_t min_size, cb_rect *out, int32_t max_out);
 
 typedef struct cb_shape_predictor cb_shape_predictor;
-cb_shape_predictor *cb_shape_predictor_load(const char *dat_path);
+/** Loads dlib's model into a compact copy (16-bit leaves, contiguous). With `keep_reference` it
+ *  also keeps dlib's own predictor for cb_shape_predict_reference (tests; twice the memory). */
+cb_shape_predictor *cb_shape_predictor_load(const char *dat_path, int32_t keep_reference);
 void cb_shape_predictor_free(cb_shape_predictor *p);
 /** Fits the 68 points inside a rotated box: centre (cx, cy), side `size`, rotation `angle_rad`
  *  (the eye line's angle). The predictor runs on an upright crop, so rolled faces fit as well as
  *  upright ones. Writes 68 points in image pixels. */
 int32_t cb_shape_predict(const cb_shape_predictor *p, const cb_image *gray, double cx, double cy, double size,
                          double angle_rad, cb_point2f *out68);
+/** The same fit by dlib's own evaluation (integer pixels in the crop), to compare against. */
+int32_t cb_shape_predict_reference(const cb_shape_predictor *p, const cb_image *gray, double cx, double cy,
+                                   double size, double angle_rad, cb_point2f *out68);
 
 /* ---------------------------------------------------------------- geometry (calib3d) */
 
