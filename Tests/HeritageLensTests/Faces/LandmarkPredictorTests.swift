@@ -73,4 +73,11 @@ struct LandmarkPredictorTests {
         try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: path))
         #expect { try LandmarkPredictor(path: path) } throws: { "\($0)".contains("not-a-model.dat") }
     }
+
+    @Test func aTruncatedModelIsAnErrorNamingIt() throws {
+        let path = TestPaths.scratch() + "/truncated.dat"
+        let whole = try #require(FileHandle(forReadingAtPath: FaceModelFiles.landmarks68))
+        try whole.readData(ofLength: 3_000_000).write(to: URL(fileURLWithPath: path))
+        #expect { try LandmarkPredictor(path: path) } throws: { "\($0)".contains("truncated.dat") }
+    }
 }
