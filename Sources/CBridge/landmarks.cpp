@@ -79,7 +79,6 @@ void load_compact(cb_shape_predictor &p, const char *path) {
     dlib::deserialize(cascade_count, in);
     if (cascade_count == 0 || cascade_count > 100) throw dlib::serialization_error("implausible cascade count");
     p.cascades.resize(cascade_count);
-    std::vector<std::vector<float>> float_leaves(cascade_count);
     for (unsigned long c = 0; c < cascade_count; ++c) {
         std::vector<dlib::impl::regression_tree> forest;
         dlib::deserialize(forest, in);
