@@ -17,7 +17,6 @@ struct cb_cascade {
     cv::Mat scaled;
 };
 
-
 namespace {
 
 // The region of gray to search, scaled: returns the view to run on and fills `scaled` if needed.

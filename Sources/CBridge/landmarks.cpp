@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <dlib/image_processing.h>
 #include <dlib/opencv.h>
 #include <fstream>
