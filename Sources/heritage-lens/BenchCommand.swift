@@ -51,6 +51,9 @@ struct Bench: ParsableCommand {
     @Option(help: ArgumentHelp("Write per-frame latency and the histogram as SVG.", valueName: "file"))
     var plot: String?
 
+    @Option(help: ArgumentHelp("Write each frame's stage times as JSON lines (one file per tier: FILE with the tier before its extension when more than one tier runs), to find what the worst frames spent their time on.", valueName: "file"))
+    var metrics: String?
+
     @OptionGroup var faces: FaceOptions
     @OptionGroup var cards: CardOptions
 
@@ -82,7 +85,8 @@ struct Bench: ParsableCommand {
                 if let budgetMs { args += ["--budget-ms", "\(budgetMs)"] }
                 let options = try RunOptions.parse(args)
                 if runs.isEmpty { _ = options.configureProcess() }
-                runs.append(try measure(t, options: options, input: input))
+                runs.append(try measure(t, options: options, input: input,
+                                        metricsPath: metrics.map { tiers.count > 1 ? Self.path($0, taggedWith: t.rawValue) : $0 }))
                 FileHandle.standardError.write(Data("bench: tier \(t.rawValue) done\n".utf8))
             }
             let machine = MachineInfo.current(pinned: pinned)
@@ -97,7 +101,15 @@ struct Bench: ParsableCommand {
         }
     }
 
-    private func measure(_ t: TierSetting, options: RunOptions, input: String) throws -> BenchRun {
+    /// `bench.jsonl` tagged `low` is `bench-low.jsonl`.
+    static func path(_ path: String, taggedWith tag: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let ext = url.pathExtension
+        let stem = url.deletingPathExtension().path
+        return ext.isEmpty ? "\(stem)-\(tag)" : "\(stem)-\(tag).\(ext)"
+    }
+
+    private func measure(_ t: TierSetting, options: RunOptions, input: String, metricsPath: String?) throws -> BenchRun {
         let paced = pacing == .paced
         let source = try VideoFileSource(path: input, options: .init(realtime: paced))
         let scratch = NSTemporaryDirectory() + "/heritage-lens-bench-\(getpid())"
@@ -117,7 +129,8 @@ struct Bench: ParsableCommand {
             sinkList.append(try VideoFileSink(path: scratch + "/out.mp4", size: source.size, framesPerSecond: source.framesPerSecond))
             sinkList.append(try AnchorsSink(path: scratch + "/anchors.jsonl"))
         }
-        let pipeline = Pipeline(source: source, stages: stages, sinks: sinkList,
+        let metricsSink = try metricsPath.map { try MetricsSink(path: $0) }
+        let pipeline = Pipeline(source: source, stages: stages, sinks: sinkList, metrics: metricsSink,
                                 options: .init(tier: t == .high ? .high : .low, frameLimit: frames))
         let budget = options.budgetMs ?? 1000 / max(1, source.framesPerSecond)
         if t == .auto { pipeline.setTier(.auto, budgetMilliseconds: budget) }
