@@ -35,6 +35,24 @@ int32_t cb_current_thread_id(void);
  *  (a small share even on a busy core). 0 ok, -1 fail. */
 int32_t cb_set_thread_background(int32_t tid, int32_t starved);
 
+/* The frame gate (gate.cpp): background threads hold still while a frame is in progress. */
+/** Registers the calling (background) thread; returns its slot, or -1 (see cb_last_error). */
+int32_t cb_gate_register_thread(void);
+void cb_gate_unregister_thread(int32_t slot);
+/** Whether the slot's thread is doing work that frames should pause (0 while idle or exempt). */
+void cb_gate_set_working(int32_t slot, int32_t working);
+/** Sleeps while a frame is in progress, at most `limit_ns`. */
+void cb_gate_wait(int64_t limit_ns);
+/** The frame path: a frame began / one of its stages ended / it ended. Async-signal-safe, cheap. */
+void cb_frame_began(void);
+/** A paced source: a frame will arrive in `in_ns`; background threads hold still from now until a
+ *  little after that (then the frame's own began/ended take over). */
+void cb_frame_expected(int64_t in_ns);
+void cb_frame_stage_ended(void);
+void cb_frame_ended(void);
+/** How many times a background thread has been paused for a frame (tests, diagnostics). */
+int64_t cb_gate_pauses(void);
+
 /** Restricts the process's threads (this one and those it starts later) to `count` CPUs starting
  *  at `first`. 0 ok, -1 fail. */
 int32_t cb_pin_to_cpus(int32_t first, int32_t count);

@@ -4,9 +4,14 @@ import HeritageCore
 
 /// Runs one kind of detection work on a frame's gray image: inline on the caller's thread
 /// (deterministic, for `process`), or on a SCHED_IDLE thread that only gets the CPU while the frame
-/// path waits for the next frame (live runs), so the work never delays a frame. Should other
+/// path waits for the next frame (live runs), so the work never delays a frame. The `FrameGate`
+/// holds the thread still while a frame is in progress (the scheduler alone did not). Should other
 /// programs keep the core busy so that a job waits longer than `starvationLimit`, the thread is
-/// lifted to nice 10 until that job is done (SCHED_IDLE alone would never finish it).
+/// lifted to nice 10 and let through the gate until that job is done (SCHED_IDLE alone would
+/// never finish it).
+///
+/// `work` may be paused anywhere in its own code, so it must not take a lock the frame thread
+/// takes (no logging from it).
 // State shared with the thread is guarded by `condition`; `work` runs only on the thread.
 public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     public struct Finished {
@@ -24,7 +29,11 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     private var pendingJob: Job?
     private var pendingSince: UInt64 = 0
     private var threadID: Int32 = 0
+    /// The thread's frame-gate slot (-1: none).
+    private var gateSlot: Int32 = -1
     private var lifted = false
+    /// Longest a job waits for a frame to end before it starts anyway.
+    private let gateLimitNanoseconds: Int64 = 40_000_000
     /// Seconds a job may wait before the thread is lifted out of SCHED_IDLE.
     public var starvationLimit = 1.0
     private var finished: [Finished] = []
@@ -59,6 +68,9 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
         let waited = Double(SystemClock().nanoseconds() - pendingSince) / 1e9
         if !lifted, threadID != 0, waited > starvationLimit {
             lifted = cb_set_thread_background(threadID, 1) == 0
+            // A starved job must get on even through frames: the frame thread itself may be what
+            // keeps the core busy.
+            if lifted { cb_gate_set_working(gateSlot, 0) }
         }
     }
 
@@ -95,7 +107,12 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     private func loop() {
         let tid = cb_current_thread_id()
         _ = cb_set_thread_background(tid, 0)
-        condition.withLock { threadID = tid }
+        let slot = cb_gate_register_thread()
+        defer { cb_gate_unregister_thread(slot) }
+        condition.withLock {
+            threadID = tid
+            gateSlot = slot
+        }
         while true {
             condition.lock()
             while running && pendingFrame == nil { condition.wait() }
@@ -103,25 +120,29 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
                 condition.unlock()
                 return
             }
+            let exempt = lifted
             condition.unlock()
+            // Woken by a frame's submit: wait for that frame to end rather than run inside it.
+            if !exempt { cb_gate_wait(gateLimitNanoseconds) }
             let start = threadCPUNanoseconds()
-            do {
-                let output = try work(gray, frame, job)
-                let ms = Double(threadCPUNanoseconds() - start) / 1e6
-                condition.withLock {
+            // Pausable only inside the work: never while holding `condition`, which the frame
+            // thread takes too.
+            cb_gate_set_working(slot, exempt ? 0 : 1)
+            let result = Result { try work(gray, frame, job) }
+            cb_gate_set_working(slot, 0)
+            let ms = Double(threadCPUNanoseconds() - start) / 1e6
+            condition.withLock {
+                switch result {
+                case .success(let output):
                     finished.append(Finished(frameIndex: frame, output: output, milliseconds: ms))
-                    pendingFrame = nil
-                    pendingJob = nil
                     if lifted {
                         lifted = cb_set_thread_background(tid, 0) != 0
                     }
-                }
-            } catch {
-                condition.withLock {
+                case .failure(let error):
                     failure = error
-                    pendingFrame = nil
-                    pendingJob = nil
                 }
+                pendingFrame = nil
+                pendingJob = nil
             }
         }
     }

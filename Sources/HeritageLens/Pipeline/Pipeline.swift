@@ -88,6 +88,8 @@ public final class Pipeline {
             while !stopRequested {
                 if let limit = options.frameLimit, summary.framesProcessed >= limit { break }
                 guard let frame = try source.nextFrame() else { break }
+                FrameGate.frameBegan()
+                defer { FrameGate.frameEnded() }
                 var timer = StageTimer(clock: clock, availableAt: frame.availableAt)
                 timer.mark("capture")
                 var work = FrameWork(frame: frame, gray: gray,
@@ -98,6 +100,7 @@ public final class Pipeline {
                     try stage.process(&work)
                     if options.slowdown > 1 { Self.stretch(since: began, by: options.slowdown, clock: clock) }
                     timer.mark(stage.name)
+                    FrameGate.stageEnded()
                 }
                 let total = timer.elapsedMilliseconds
                 if var g = governor {

@@ -67,6 +67,8 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
             do {
                 if let grabbed = try grabber.grab(into: target.image, gray: target.gray, timeoutMilliseconds: 200) {
                     lastFrameAt = clock.nanoseconds()
+                    // Detection holds still from now: the frame thread is about to be woken for it.
+                    FrameGate.frameExpected(in: 0)
                     target.capturedAt = grabbed.capturedAt
                     target.hasGray = grabbed.hasGray
                     condition.withLock {

@@ -71,7 +71,6 @@ public final class VideoFileSource: FrameSource {
     public func nextFrame() throws -> Frame? {
         guard let r = reader, cb_stop_requested() == 0 else { return nil }
         let clock = options.clock
-        if options.realtime, startedAt == nil { startedAt = clock.nanoseconds() }
         var available = clock.nanoseconds()
         var pts = 0.0
         while true {
@@ -99,6 +98,9 @@ public final class VideoFileSource: FrameSource {
                 return nil
             }
             let time = presentationTime(pts)
+            // The clock starts once the first frame is decoded: opening the file and the decoder is
+            // not a frame's latency (a camera's first frame arrives complete, too).
+            if options.realtime, startedAt == nil { startedAt = clock.nanoseconds() &- UInt64(max(0, time) * 1e9) }
             if options.realtime, let start = startedAt {
                 let due = start + UInt64(max(0, time) * 1e9)
                 let now = clock.nanoseconds()
@@ -108,7 +110,12 @@ public final class VideoFileSource: FrameSource {
                     lastTime = time
                     continue
                 }
-                if due > now { usleep(UInt32(min(1_000_000, (due - now) / 1000))) }
+                if due > now + FrameGate.leadNanoseconds {
+                    usleep(UInt32(min(1_000_000, (due - FrameGate.leadNanoseconds - now) / 1000)))
+                }
+                let left = clock.nanoseconds()
+                FrameGate.frameExpected(in: due > left ? due - left : 0)
+                if due > left { usleep(UInt32(min(1_000_000, (due - left) / 1000))) }
                 // A camera would have delivered it at its due time; waiting since then is latency.
                 available = due
             }
