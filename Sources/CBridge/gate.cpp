@@ -1,10 +1,10 @@
 // The frame gate: background detection threads hold still while a frame is in progress.
 //
-// Detection runs on SCHED_IDLE threads on the frame thread's core, meant to use only the time
-// between frames. Linux's EEVDF scheduler does not quite keep that promise: once the frame thread
-// has used its slice, an idle thread that is behind in virtual time is picked at the next tick and
-// keeps the core until the tick after (4 ms at HZ=250), in the middle of a 5 ms frame. Priorities
-// cannot express "never during a frame", so the threads are stopped from running instead:
+// Detection runs on background threads on the frame thread's core, meant to use only the time
+// between frames. Priorities cannot say that: at SCHED_IDLE (tried first) Linux's EEVDF scheduler
+// still handed a detection thread the core at a tick once the frame thread's slice was used, until
+// the next tick (4 ms at HZ=250), in the middle of a 5 ms frame; any nice value does the same. So
+// the threads are stopped from running during frames instead:
 //
 // - a job waits at its start while a frame is in progress (cb_gate_wait);
 // - a paced source announces a frame a few ms before it is due (cb_frame_expected), so that the

@@ -45,17 +45,12 @@ const char *cb_opencv_build_information(void) {
 
 int32_t cb_current_thread_id(void) { return int32_t(syscall(SYS_gettid)); }
 
-int32_t cb_set_thread_background(int32_t tid, int32_t starved) {
-    // SCHED_IDLE runs only when nothing else wants the core: detection never delays a frame. But it
-    // starves outright while another program keeps the core busy, so a starved job is lifted to
-    // nice 10, which yields to the frame thread yet still gets about a tenth of a contended core.
-    sched_param param{};
-    param.sched_priority = 0;
-    if (sched_setscheduler(pid_t(tid), starved ? SCHED_OTHER : SCHED_IDLE, &param) != 0) {
-        cbridge::set_error(std::string("sched_setscheduler: ") + std::strerror(errno));
-        return -1;
-    }
-    if (starved && setpriority(PRIO_PROCESS, id_t(tid), 10) != 0) {
+int32_t cb_set_thread_background(int32_t tid) {
+    // Nice 10: a tenth of a core the frame thread or another program also wants, all of an idle
+    // one. Keeping detection out of frames is the frame gate's job (gate.cpp). SCHED_IDLE was
+    // tried first: it starves completely next to another busy program, and an unprivileged
+    // thread cannot leave it again (RLIMIT_NICE is 0 by default), so it could not be lifted.
+    if (setpriority(PRIO_PROCESS, id_t(tid), 10) != 0) {
         cbridge::set_error(std::string("setpriority(10): ") + std::strerror(errno));
         return -1;
     }

@@ -25,8 +25,10 @@ public final class CardTracker {
         public var checkInterval = 1
         /// Corner smoothing; beta is per tenth of the card's width per second.
         public var smoothing = OneEuroFilter.Options(minCutoff: 2.0, beta: 10.0, derivativeCutoff: 1.0)
-        /// How many past gray frames are kept to bring a background result up to date.
-        public var history = 12
+        /// How many past gray frames are kept to bring a background result up to date: a second at
+        /// 30 fps, as a recognition next to another busy program (a tenth of the core) takes
+        /// about that long.
+        public var history = 30
 
         public init() {}
     }
@@ -118,20 +120,35 @@ public final class CardTracker {
     /// One optical-flow step; returns whether the card was seen in `next`.
     private func follow(_ t: inout Track, from prev: Image, to next: Image, frameIndex: Int) throws -> Bool {
         let card = cards.cards[t.cardIndex]
+        // Most frames: the reference, rendered where the card was, aligned with this frame by one
+        // pyramidal flow pass; it measures the motion and the position at once (half the work of
+        // following the frame's motion first). A fast move or an occlusion that this cannot
+        // follow falls back to frame-to-frame flow.
+        if let aligned = try? refine(card: card, homography: t.homography, in: next, levels: 2, largestCorrection: 28),
+           isStillTheCard(card, aligned, in: next, frameIndex: frameIndex) {
+            t.homography = aligned
+            t.misses = 0
+            return true
+        }
         guard let moved = try flow(card: card, homography: t.homography, from: prev, to: next, light: true) else {
             t.misses += 1
             return false
         }
-        if frameIndex % options.checkInterval == 0,
-           CardRecognizer.correlation(of: card, homography: moved, in: next, scratch: scratch, cells: 4) < options.minimumCorrelation {
+        if !isStillTheCard(card, moved, in: next, frameIndex: frameIndex) {
             // The quad no longer shows the card: let go at once rather than publish a wrong pose.
-            // Judged on the better half of the card, so a hand over the rest does not lose it.
             t.misses = options.maximumMisses + 1
             return false
         }
         t.homography = (try? refine(card: card, homography: moved, in: next)) ?? moved
         t.misses = 0
         return true
+    }
+
+    /// The photometric check: judged on the better half of the card, so a hand over the rest does
+    /// not lose it.
+    private func isStillTheCard(_ card: CardReference, _ h: Homography, in gray: Image, frameIndex: Int) -> Bool {
+        guard frameIndex % options.checkInterval == 0 else { return true }
+        return CardRecognizer.correlation(of: card, homography: h, in: gray, scratch: scratch, cells: 4) >= options.minimumCorrelation
     }
 
     /// The card's homography in `next`, from its homography in `prev`, or nil when too few of its
@@ -171,7 +188,10 @@ public final class CardTracker {
     /// Aligns the track with the reference itself: the reference rendered where the homography
     /// puts it, then optical flow from that rendering to the frame. Frame-to-frame flow measures
     /// motion; this measures where the card is, so errors do not add up from frame to frame.
-    private func refine(card: CardReference, homography h: Homography, in gray: Image) throws -> Homography? {
+    /// `levels` and `largestCorrection` (px): pyramid levels of the flow and the largest move it may
+    /// report; a larger one means the rendering and the frame disagree.
+    private func refine(card: CardReference, homography h: Homography, in gray: Image, levels: Int32 = 0,
+                        largestCorrection: Double = 6) throws -> Homography? {
         var box = cb_rect()
         guard try check(cb_render_reference(card.gray.raw, h.m, gray.raw, rendered.raw, &box), "render reference") > 0
         else { return nil }
@@ -187,12 +207,11 @@ public final class CardTracker {
         guard refs.count >= 8 else { return nil }
         var ends = [cb_point2f](repeating: cb_point2f(), count: starts.count)
         var status = [UInt8](repeating: 0, count: starts.count)
-        try check(cb_optical_flow(rendered.raw, gray.raw, starts, Int32(starts.count), &ends, &status, 15, 0), "refine flow")
+        try check(cb_optical_flow(rendered.raw, gray.raw, starts, Int32(starts.count), &ends, &status, 15, levels), "refine flow")
         var src: [Point2] = [], dst: [Point2] = []
         for i in refs.indices where status[i] != 0 {
             let e = Point2(Double(ends[i].x), Double(ends[i].y))
-            // Only small corrections: a large one means the rendering and the frame disagree.
-            if e.distance(to: h.apply(refs[i])) < 6 {
+            if e.distance(to: h.apply(refs[i])) < largestCorrection {
                 src.append(refs[i])
                 dst.append(e)
             }

@@ -1,8 +1,8 @@
 import CBridge
 
 /// Frames in progress hold background detection still (see the bridge's gate.cpp for how):
-/// SCHED_IDLE alone still let the scheduler hand a detection thread a whole 4 ms tick in the
-/// middle of a 5 ms frame.
+/// scheduling priorities alone, even SCHED_IDLE, let the scheduler hand a detection thread a
+/// whole 4 ms tick in the middle of a 5 ms frame.
 public enum FrameGate {
     /// The frame path: a frame was taken from the source.
     public static func frameBegan() { cb_frame_began() }

@@ -3,12 +3,11 @@ import Foundation
 import HeritageCore
 
 /// Runs one kind of detection work on a frame's gray image: inline on the caller's thread
-/// (deterministic, for `process`), or on a SCHED_IDLE thread that only gets the CPU while the frame
-/// path waits for the next frame (live runs), so the work never delays a frame. The `FrameGate`
-/// holds the thread still while a frame is in progress (the scheduler alone did not). Should other
-/// programs keep the core busy so that a job waits longer than `starvationLimit`, the thread is
-/// lifted to nice 10 and let through the gate until that job is done (SCHED_IDLE alone would
-/// never finish it).
+/// (deterministic, for `process`), or on a background thread at nice 10 that the `FrameGate` keeps
+/// still while a frame is in progress, so that it works in the time between frames (live runs) and
+/// never delays a frame. Should a job wait longer than `starvationLimit` (the frame path itself
+/// busy all the time, on a machine too slow for the input), it is let through the gate until it
+/// is done: late detection beats none.
 ///
 /// `work` may be paused anywhere in its own code, so it must not take a lock the frame thread
 /// takes (no logging from it).
@@ -31,10 +30,11 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     private var threadID: Int32 = 0
     /// The thread's frame-gate slot (-1: none).
     private var gateSlot: Int32 = -1
-    private var lifted = false
+    /// The current job goes through the gate (it starved).
+    private var letThrough = false
     /// Longest a job waits for a frame to end before it starts anyway.
     private let gateLimitNanoseconds: Int64 = 40_000_000
-    /// Seconds a job may wait before the thread is lifted out of SCHED_IDLE.
+    /// Seconds a job may wait before it is let through the gate.
     public var starvationLimit = 1.0
     private var finished: [Finished] = []
     private var running = true
@@ -53,24 +53,22 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
 
     deinit { finish() }
 
-    /// True while a job runs. Asked every time work is due, so it is also where a starved job's
-    /// thread is lifted.
+    /// True while a job runs. Asked every time work is due, so it is also where a starved job is
+    /// let through the gate.
     public var isBusy: Bool {
         condition.withLock {
             guard pendingFrame != nil else { return false }
-            liftIfStarved()
+            letThroughIfStarved()
             return true
         }
     }
 
     /// Call with `condition` held.
-    private func liftIfStarved() {
+    private func letThroughIfStarved() {
         let waited = Double(SystemClock().nanoseconds() - pendingSince) / 1e9
-        if !lifted, threadID != 0, waited > starvationLimit {
-            lifted = cb_set_thread_background(threadID, 1) == 0
-            // A starved job must get on even through frames: the frame thread itself may be what
-            // keeps the core busy.
-            if lifted { cb_gate_set_working(gateSlot, 0) }
+        if !letThrough, threadID != 0, waited > starvationLimit {
+            letThrough = true
+            cb_gate_set_working(gateSlot, 0)
         }
     }
 
@@ -86,7 +84,7 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
         try condition.withLock {
             if let failure { throw failure }
             if pendingFrame != nil {
-                liftIfStarved()
+                letThroughIfStarved()
                 return
             }
             try frameGray.copy(to: gray)
@@ -106,7 +104,7 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
 
     private func loop() {
         let tid = cb_current_thread_id()
-        _ = cb_set_thread_background(tid, 0)
+        _ = cb_set_thread_background(tid)
         let slot = cb_gate_register_thread()
         defer { cb_gate_unregister_thread(slot) }
         condition.withLock {
@@ -120,7 +118,7 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let exempt = lifted
+            let exempt = letThrough
             condition.unlock()
             // Woken by a frame's submit: wait for that frame to end rather than run inside it.
             if !exempt { cb_gate_wait(gateLimitNanoseconds) }
@@ -135,14 +133,12 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
                 switch result {
                 case .success(let output):
                     finished.append(Finished(frameIndex: frame, output: output, milliseconds: ms))
-                    if lifted {
-                        lifted = cb_set_thread_background(tid, 0) != 0
-                    }
                 case .failure(let error):
                     failure = error
                 }
                 pendingFrame = nil
                 pendingJob = nil
+                letThrough = false
             }
         }
     }
