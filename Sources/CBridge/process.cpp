@@ -50,6 +50,12 @@ int32_t cb_set_thread_background(int32_t tid) {
     // one. Keeping detection out of frames is the frame gate's job (gate.cpp). SCHED_IDLE was
     // tried first: it starves completely next to another busy program, and an unprivileged
     // thread cannot leave it again (RLIMIT_NICE is 0 by default), so it could not be lifted.
+    // The fair class explicitly: under `chrt -f` the thread would inherit real-time priority.
+    sched_param param{};
+    if (sched_setscheduler(pid_t(tid), SCHED_OTHER, &param) != 0) {
+        cbridge::set_error(std::string("sched_setscheduler(SCHED_OTHER): ") + std::strerror(errno));
+        return -1;
+    }
     if (setpriority(PRIO_PROCESS, id_t(tid), 10) != 0) {
         cbridge::set_error(std::string("setpriority(10): ") + std::strerror(errno));
         return -1;
