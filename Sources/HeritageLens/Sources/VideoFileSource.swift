@@ -37,7 +37,8 @@ public final class VideoFileSource: FrameSource {
     private var startedAt: UInt64?
     private var firstPTS: Double?
     private var lastTime = -Double.infinity
-    /// Frames delivered since the file was (re)opened: a loop pass that gives none must not loop forever.
+    /// Frames decoded since the file was (re)opened (delivered or skipped as late): a loop pass that
+    /// decodes none must not loop forever.
     private var framesThisPass = 0
 
     public init(path: String, options: Options = Options()) throws {
@@ -97,6 +98,7 @@ public final class VideoFileSource: FrameSource {
                 if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }
                 return nil
             }
+            framesThisPass += 1
             let time = presentationTime(pts)
             // The clock starts once the first frame is decoded: opening the file and the decoder is
             // not a frame's latency (a camera's first frame arrives complete, too).
@@ -120,7 +122,6 @@ public final class VideoFileSource: FrameSource {
                 available = due
             }
             lastTime = time
-            framesThisPass += 1
             defer { deliveredFrameCount += 1 }
             return Frame(index: deliveredFrameCount, time: time, availableAt: available, image: buffer)
         }

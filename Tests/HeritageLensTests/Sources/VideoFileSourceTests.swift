@@ -65,6 +65,21 @@ import Testing
         #expect(source.droppedFrameCount >= 8)
     }
 
+    /// A paced, looping source behind by more than a whole pass skips that pass's frames as late
+    /// and plays on; it is not a file that lost its frames (valgrind's first frame, 24 s, ended a
+    /// run that way).
+    @Test func aPacedLoopFarBehindSkipsWholePassesAndPlaysOn() throws {
+        let dir = TestPaths.scratch()
+        let path = "\(dir)/short.avi"
+        try GeneratedVideo.write(to: path, frames: 5, fps: 50)
+        let source = try VideoFileSource(path: path, options: .init(realtime: true, loop: true))
+        _ = try #require(try source.nextFrame())
+        usleep(350_000)  // more than three passes of 0.1 s
+        let next = try #require(try source.nextFrame())
+        #expect(next.time > 0.3)
+        #expect(source.droppedFrameCount >= 14)
+    }
+
     /// --loop plays the file again with times running on, and a file that disappears between
     /// passes ends the run with a reason rather than quietly (or looping forever).
     @Test func loopingRunsOnAndAVanishedFileIsAnError() throws {
