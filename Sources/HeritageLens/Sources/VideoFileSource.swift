@@ -40,6 +40,8 @@ public final class VideoFileSource: FrameSource {
     /// Frames decoded since the file was (re)opened (delivered or skipped as late): a loop pass that
     /// decodes none must not loop forever.
     private var framesThisPass = 0
+    /// Late frames skipped in a row.
+    private var skippedInARow = 0
 
     public init(path: String, options: Options = Options()) throws {
         try InputFile.validate(path)
@@ -107,11 +109,17 @@ public final class VideoFileSource: FrameSource {
                 let due = start + UInt64(max(0, time) * 1e9)
                 let now = clock.nanoseconds()
                 let interval = UInt64(1e9 / framesPerSecond)
-                if now > due + interval {
+                // Late by more than a frame: skip it for a fresher one -- but not forever. Where
+                // decoding alone is slower than the video (a very weak machine, valgrind) every
+                // frame is late; a camera would still hand over what it has, so every second's
+                // worth of skipped frames one is delivered anyway.
+                if now > due + interval, skippedInARow < max(1, Int(framesPerSecond.rounded())) {
                     droppedFrameCount += 1
+                    skippedInARow += 1
                     lastTime = time
                     continue
                 }
+                skippedInARow = 0
                 if due > now + FrameGate.leadNanoseconds {
                     usleep(UInt32(min(1_000_000, (due - FrameGate.leadNanoseconds - now) / 1000)))
                 }

@@ -65,6 +65,30 @@ import Testing
         #expect(source.droppedFrameCount >= 8)
     }
 
+    /// Where decoding alone is slower than the video, every frame is late: the source still hands
+    /// over one frame per second's worth of skipped ones, as a camera would, instead of none.
+    @Test func aPacedSourceThatIsAlwaysLateStillDeliversFrames() throws {
+        final class SlowClock: MonotonicClock, @unchecked Sendable {
+            var now: UInt64 = 1_000_000_000
+            func nanoseconds() -> UInt64 { now += 100_000_000; return now }  // 100 ms per read
+        }
+        let dir = TestPaths.scratch()
+        let path = "\(dir)/late.avi"
+        try GeneratedVideo.write(to: path, frames: 60, fps: 25)
+        var options = VideoFileSource.Options(realtime: true)
+        options.clock = SlowClock()
+        let source = try VideoFileSource(path: path, options: options)
+        var delivered = 0
+        var droppedBefore = 0
+        while try source.nextFrame() != nil {
+            delivered += 1
+            #expect(source.droppedFrameCount - droppedBefore <= 25)
+            droppedBefore = source.droppedFrameCount
+        }
+        #expect(delivered >= 2)
+        #expect(delivered + source.droppedFrameCount == 60)
+    }
+
     /// A paced, looping source behind by more than a whole pass skips that pass's frames as late
     /// and plays on; it is not a file that lost its frames (valgrind's first frame, 24 s, ended a
     /// run that way).
