@@ -66,8 +66,10 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     /// Call with `condition` held.
     private func letThroughIfStarved() {
         let waited = Double(SystemClock().nanoseconds() - pendingSince) / 1e9
-        if !letThrough, threadID != 0, waited > starvationLimit {
+        if threadID != 0, waited > starvationLimit {
             letThrough = true
+            // Every time, not once: a job that had just started may have marked itself pausable
+            // after the first call.
             cb_gate_set_working(gateSlot, 0)
         }
     }
