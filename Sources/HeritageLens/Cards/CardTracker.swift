@@ -124,7 +124,8 @@ public final class CardTracker {
         // pyramidal flow pass; it measures the motion and the position at once (half the work of
         // following the frame's motion first). A fast move or an occlusion that this cannot
         // follow falls back to frame-to-frame flow.
-        if let aligned = try? refine(card: card, homography: t.homography, in: next, levels: 2, largestCorrection: 28),
+        if let aligned = try? refine(card: card, homography: t.homography, in: next, levels: 2, largestCorrection: 28,
+                                     pointStride: 2),
            isStillTheCard(card, aligned, in: next, frameIndex: frameIndex) {
             t.homography = aligned
             t.misses = 0
@@ -189,15 +190,16 @@ public final class CardTracker {
     /// puts it, then optical flow from that rendering to the frame. Frame-to-frame flow measures
     /// motion; this measures where the card is, so errors do not add up from frame to frame.
     /// `levels` and `largestCorrection` (px): pyramid levels of the flow and the largest move it may
-    /// report; a larger one means the rendering and the frame disagree.
+    /// report; a larger one means the rendering and the frame disagree. `pointStride` 2 follows
+    /// every other point (the flow is most of tracking's cost; 60 points still pin a homography).
     private func refine(card: CardReference, homography h: Homography, in gray: Image, levels: Int32 = 0,
-                        largestCorrection: Double = 6) throws -> Homography? {
+                        largestCorrection: Double = 6, pointStride: Int = 1) throws -> Homography? {
         var box = cb_rect()
         guard try check(cb_render_reference(card.gray.raw, h.m, gray.raw, rendered.raw, &box), "render reference") > 0
         else { return nil }
         let w = Double(gray.width), ht = Double(gray.height)
         var refs: [Point2] = [], starts: [cb_point2f] = []
-        for p in card.trackPoints {
+        for (k, p) in card.trackPoints.enumerated() where k % pointStride == 0 {
             let q = h.apply(p)
             if q.x > 6, q.y > 6, q.x < w - 6, q.y < ht - 6 {
                 refs.append(p)
