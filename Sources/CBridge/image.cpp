@@ -168,6 +168,39 @@ double cb_image_mean_abs_diff(const cb_image *a, const cb_image *b) {
     })
 }
 
+double cb_image_mean_abs_diff_matched(const cb_image *a, const cb_image *b, int32_t max_shift) {
+    CB_GUARD(-1.0, {
+        if (a->mat.size() != b->mat.size() || a->mat.type() != b->mat.type() || max_shift < 0 ||
+            2 * max_shift >= std::min(a->mat.cols, a->mat.rows)) {
+            cbridge::set_error("images differ in size or type, or the shift is too large for them");
+            return -1.0;
+        }
+        cv::Mat fa, fb;
+        a->mat.convertTo(fa, CV_32F);
+        b->mat.convertTo(fb, CV_32F);
+        const int w = fa.cols - 2 * max_shift, h = fa.rows - 2 * max_shift;
+        const cv::Mat core = fa(cv::Rect(max_shift, max_shift, w, h));
+        // Both brought to mean 0 and a spread of 50 levels: exposure and contrast are no change.
+        cv::Scalar mc, sc;
+        cv::meanStdDev(core, mc, sc);
+        const double kc = 50.0 / std::max(1.0, sc[0]);
+        double best = 1e9;
+        for (int dy = -max_shift; dy <= max_shift; ++dy) {
+            for (int dx = -max_shift; dx <= max_shift; ++dx) {
+                const cv::Mat other = fb(cv::Rect(max_shift + dx, max_shift + dy, w, h));
+                cv::Scalar mo, so;
+                cv::meanStdDev(other, mo, so);
+                const double ko = 50.0 / std::max(1.0, so[0]);
+                const cv::Scalar s = cv::mean(cv::abs((core - mc) * kc - (other - mo) * ko));
+                double total = 0;
+                for (int c = 0; c < fa.channels(); ++c) total += s[c];
+                best = std::min(best, total / fa.channels());
+            }
+        }
+        return best;
+    })
+}
+
 double cb_image_mean_in_rect(const cb_image *img, int32_t c, int32_t x, int32_t y, int32_t w, int32_t h) {
     CB_GUARD(-1.0, {
         cv::Rect r = cv::Rect(x, y, w, h) & cv::Rect(0, 0, img->mat.cols, img->mat.rows);

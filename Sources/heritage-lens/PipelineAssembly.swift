@@ -58,7 +58,8 @@ struct PipelineAssembly {
             var options = FaceTracker.Options()
             options.minimumEyeDistance = faces.minEyeDistance
             options.maximumFaces = faces.maxFaces
-            let tracker = FaceTracker(detector: detector, predictor: predictor, background: backgroundDetection,
+            let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: try FaceAppearanceCheck(),
+                                      background: backgroundDetection,
                                       options: options)
             stages += [FaceDetectionStage(tracker: tracker),
                        FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection)]

@@ -111,6 +111,10 @@ int32_t cb_image_apply_light(cb_image *img, double gain_left, double gain_right,
 int32_t cb_image_jpeg_roundtrip(cb_image *img, int32_t quality);
 /** Mean absolute difference per channel value between two images of one shape (tests, checks). */
 double cb_image_mean_abs_diff(const cb_image *a, const cb_image *b);
+/** The same after bringing both to the same mean (a change of exposure is no difference) and
+ *  shifting one against the other by up to `max_shift` pixels each way, the smallest over the
+ *  shifts and over the overlap (a pan is no difference either). */
+double cb_image_mean_abs_diff_matched(const cb_image *a, const cb_image *b, int32_t max_shift);
 /** Mean of channel c inside a rectangle (clipped to the image). */
 double cb_image_mean_in_rect(const cb_image *img, int32_t c, int32_t x, int32_t y, int32_t w, int32_t h);
 
@@ -148,6 +152,10 @@ int32_t cb_draw_text(cb_image *img, const char *text, float x, float y, double s
 int32_t cb_gaussian_blur(cb_image *img, int32_t ksize, double sigma);
 /** Adds zero-mean gaussian noise of the given sigma (deterministic for a seed). */
 int32_t cb_add_noise(cb_image *img, double sigma, uint64_t seed);
+/** Maps every 8-bit value v to 255 (v/255)^gamma (below 1 washes out, above 1 darkens). */
+int32_t cb_apply_gamma(cb_image *img, double gamma);
+/** Blurs along the segment (dx, dy) pixels, as a camera's exposure does to motion. */
+int32_t cb_motion_blur(cb_image *img, double dx, double dy);
 
 /* ---------------------------------------------------------------- video files */
 
@@ -232,6 +240,17 @@ void cb_hog_detector_free(cb_hog_detector *d);
  *  scaling it by `scale`. Rects are returned in full-image pixels with their detector score. */
 int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, cb_rect *out,
                       double *scores, int32_t max_out);
+
+/** Scores how much the upright-rolled square at (cx, cy) with side `side` (a detector-style box,
+ *  rolled by `angle_rad`) looks like a face to dlib's HOG filters: the crop is de-rolled and scaled
+ *  so the box fills the detector's 80 px window, and the best window near its centre and scale is
+ *  taken (windows up to `reach` cells of 8 px off the centre, at the box's scale: 1 to check a
+ *  track, more to find a face that moved). Writes dlib's detection confidence (faces about 0.3-2.5, background below 0) and the box
+ *  that window covers, in image pixels (upright in the de-rolled frame: its centre and side).
+ *  Returns 1, or 0 when no window was scored, -1 on error. Not thread-safe per detector. */
+int32_t cb_hog_score_window(cb_hog_detector *d, const cb_image *gray, double cx, double cy, double side,
+                            double angle_rad, int32_t reach, double *score, double *found_cx, double *found_cy,
+                            double *found_side);
 
 typedef struct cb_cascade cb_cascade;
 cb_cascade *cb_cascade_load(const char *xml_path);

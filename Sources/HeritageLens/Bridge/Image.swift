@@ -100,6 +100,14 @@ public final class Image: @unchecked Sendable {
         return d
     }
 
+    /// The difference left once both gray images have the same mean and contrast and are shifted by up
+    /// to `shift` pixels against each other (the best shift), over their overlap.
+    public func difference(to other: Image, matchingMeansAndShiftingUpTo shift: Int) throws -> Double {
+        let d = cb_image_mean_abs_diff_matched(raw, other.raw, Int32(shift))
+        if d < 0 { throw BridgeError.last("compare images") }
+        return d
+    }
+
     /// Mean of one channel inside a rectangle.
     public func mean(channel: Int, in rect: Rect) throws -> Double {
         let m = cb_image_mean_in_rect(raw, Int32(channel), Int32(rect.x), Int32(rect.y),
