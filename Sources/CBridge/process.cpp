@@ -12,11 +12,24 @@
 #include <ctime>
 #include <unistd.h>
 
+extern "C" {
+#include <libavutil/log.h>
+}
+
 namespace cbridge {
+bool library_logs = false;
 static thread_local std::string last_error;
 void set_error(const std::string &message) { last_error = message; }
 void clear_error() { last_error.clear(); }
 }  // namespace cbridge
+
+// Quiet from the start, for every command: OpenCV's "[ERROR:0@...] persistence.cpp" lines and
+// FFmpeg's notes are not for our users unless they ask (--library-logs), or set OpenCV's own
+// variable.
+static const bool quiet_libraries = [] {
+    if (!std::getenv("OPENCV_LOG_LEVEL")) cb_set_log_level(1);
+    return true;
+}();
 
 extern "C" {
 
@@ -31,9 +44,12 @@ void cb_set_log_level(int32_t level) {
     if (level < 0) level = 0;
     if (level > 5) level = 5;
     setLogLevel(levels[level]);
-    // FFmpeg's own messages ("moov atom not found") go through av_log, which OpenCV sets from
-    // this variable when it first loads FFmpeg. A user's own setting wins.
+    cbridge::library_logs = level >= 3;
+    // FFmpeg's own messages ("moov atom not found") go through av_log: our writer's directly,
+    // OpenCV's reader sets it from this variable when it first loads FFmpeg. A user's own
+    // setting wins.
     setenv("OPENCV_FFMPEG_LOGLEVEL", level >= 3 ? "24" : "-8", 0);
+    av_log_set_level(level >= 3 ? AV_LOG_WARNING : AV_LOG_QUIET);
 }
 
 const char *cb_opencv_version(void) { return CV_VERSION; }

@@ -173,12 +173,16 @@ int32_t cb_video_reader_skip(cb_video_reader *r);
 void cb_video_reader_free(cb_video_reader *r);
 
 typedef struct cb_video_writer cb_video_writer;
-/** fourcc: four characters ("avc1", "mp4v", "MJPG"). */
+/** fourcc: four characters ("avc1" H.264, "mp4v" MPEG-4 Part 2, "MJPG"); the container follows
+ *  the extension. MP4/MOV are fragmented and Matroska clustered, each piece flushed to the file
+ *  when complete, so the file plays up to its last second at any moment. NULL on failure. */
 cb_video_writer *cb_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
                                       int32_t height);
+/** 0, or -1 when the frame could not be encoded or written (a full disk: cb_last_error says). */
 int32_t cb_video_writer_write(cb_video_writer *w, const cb_image *frame);
-/** Finalizes the container (moov atom, index); the file is valid after this. */
-void cb_video_writer_free(cb_video_writer *w);
+/** Drains the encoder, writes the trailer, closes the file and frees w: 0, or -1 when any of it
+ *  (or an earlier write) failed. */
+int32_t cb_video_writer_close(cb_video_writer *w);
 
 /* ---------------------------------------------------------------- preview window (highgui) */
 
