@@ -48,20 +48,25 @@ int32_t cb_calibration_read(const char *path, cb_calibration *out) {
     })
 }
 
-int32_t cb_calibration_write(const char *path, const cb_calibration *cal, const char *date) {
-    CB_GUARD(-1, {
-        cv::FileStorage fs(path, cv::FileStorage::WRITE);
-        if (!fs.isOpened()) {
-            cbridge::set_error("cannot open for writing");
-            return -1;
-        }
+const char *cb_calibration_text(const cb_calibration *cal, const char *date, const char *path) {
+    CB_GUARD(nullptr, {
+        // In memory, in the format the path's extension names: the caller writes the file, so
+        // that every write is checked (FileStorage's own writes are not).
+        std::string name(path);
+        std::string ext = name.size() >= 4 ? name.substr(name.size() - 4) : "";
+        int format = ext == ".xml" ? cv::FileStorage::FORMAT_XML
+                     : (name.size() >= 5 && name.substr(name.size() - 5) == ".json") ? cv::FileStorage::FORMAT_JSON
+                                                                                      : cv::FileStorage::FORMAT_YAML;
+        cv::FileStorage fs("", cv::FileStorage::WRITE | cv::FileStorage::MEMORY | format);
         fs << "camera" << std::string(cal->camera);
         fs << "date" << std::string(date ? date : "");
         fs << "image_width" << cal->width << "image_height" << cal->height;
         fs << "camera_matrix" << cv::Mat(3, 3, CV_64F, const_cast<double *>(cal->camera_matrix));
         fs << "distortion_coefficients" << cv::Mat(1, 5, CV_64F, const_cast<double *>(cal->distortion));
         fs << "rms" << cal->rms;
-        return 0;
+        thread_local std::string text;
+        text = fs.releaseAndGetString();
+        return text.c_str();
     })
 }
 

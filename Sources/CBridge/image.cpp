@@ -82,13 +82,15 @@ int32_t cb_image_normalize_bgr(cb_image *img) {
     })
 }
 
-int32_t cb_image_write(const cb_image *img, const char *path) {
-    CB_GUARD(-1, {
-        if (!cv::imwrite(path, img->mat)) {
-            cbridge::set_error("imwrite failed (unknown extension or unwritable path)");
-            return -1;
+const uint8_t *cb_image_encode(const cb_image *img, const char *extension, size_t *size) {
+    CB_GUARD(nullptr, {
+        thread_local std::vector<uchar> buffer;
+        if (!cv::imencode(extension, img->mat, buffer)) {
+            cbridge::set_error(std::string("cannot encode as ") + extension);
+            return nullptr;
         }
-        return 0;
+        *size = buffer.size();
+        return buffer.data();
     })
 }
 

@@ -66,8 +66,14 @@ struct Calibrate: ParsableCommand {
     func run() throws {
         do {
             let board = try parsedBoard()
+            var plan = OutputPlan()
+            plan.inputFolder("--images", images)
+            plan.output("--write-board", writeBoard)
+            plan.output("-o", writeBoard == nil ? output : nil)
+            if writeBoard == nil && output == nil { plan.outputFolder("-o (default)", "Calibration") }
+            try plan.check()
             if let writeBoard {
-                try board.svg.write(toFile: writeBoard, atomically: true, encoding: .utf8)
+                try WholeFile.write(board.svg, to: writeBoard)
                 print("wrote \(writeBoard): \(board.columns) x \(board.rows) inner corners, \(squareMm) mm squares")
                 return
             }

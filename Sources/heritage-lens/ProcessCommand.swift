@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
@@ -49,25 +50,30 @@ struct Process: ParsableCommand {
     }
 
     func run() throws {
+        // Before any file is opened: a stop from here on finalizes what exists, or leaves
+        // everything untouched when no output was created yet.
+        cb_install_stop_handlers()
         let logger = options.configureProcess()
         do {
-            let source = try openSource()
+            let (source, inputFiles) = try openSource()
             if preview && !PreviewWindow.displayAvailable {
                 throw CommandFailure("--preview: no display (DISPLAY is unset); drop --preview or run under X11/Wayland")
             }
             var assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
                                             cameraName: nil, backgroundDetection: realtime, preview: preview, logger: logger)
             if overlay || report != nil { assembly.live = (overlay, report) }
+            assembly.plan = inputFiles
             assembly.looping = loop
             try assembly.execute()
-        } catch is ExitCodeInterrupted {
-            throw ExitCode(130)
+        } catch let stop as ExitCodeInterrupted {
+            throw stop.exitCode
         } catch {
             exitWithOneLine(error)
         }
     }
 
-    private func openSource() throws -> FrameSource {
+    /// The source, and its files as inputs that no output may overwrite.
+    private func openSource() throws -> (FrameSource, OutputPlan) {
         // The default input is the project's sample wherever heritage-lens runs from.
         let input = self.input == "Samples/sample.mp4" && !FileManager.default.fileExists(atPath: self.input)
             ? ProjectAssets.path(self.input) : self.input
@@ -77,9 +83,11 @@ struct Process: ParsableCommand {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory)
         let ext = (input as NSString).pathExtension.lowercased()
+        var plan = OutputPlan()
+        if exists && isDirectory.boolValue { plan.inputFolder("INPUT", input) } else { plan.input("INPUT", input) }
         if exists && (isDirectory.boolValue || ImageSource.imageExtensions.contains(ext)) {
-            return try ImageSource(path: input, framesPerSecond: imageRate, repeats: repeatCount)
+            return (try ImageSource(path: input, framesPerSecond: imageRate, repeats: repeatCount), plan)
         }
-        return try VideoFileSource(path: input, options: .init(realtime: realtime, loop: loop))
+        return (try VideoFileSource(path: input, options: .init(realtime: realtime, loop: loop)), plan)
     }
 }

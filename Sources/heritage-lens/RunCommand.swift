@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
@@ -57,6 +58,9 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        // Before any file is opened: a stop from here on finalizes what exists, or leaves
+        // everything untouched when no output was created yet.
+        cb_install_stop_handlers()
         let logger = options.configureProcess()
         do {
             let path = CameraDevices.path(for: camera)
@@ -85,9 +89,10 @@ struct Run: ParsableCommand {
             var assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
                                             cameraName: cameraName, backgroundDetection: true, preview: preview, logger: logger)
             assembly.live = (!noOverlay, report)
+            assembly.plan.input("--camera", path)
             try assembly.execute()
-        } catch is ExitCodeInterrupted {
-            throw ExitCode(130)
+        } catch let stop as ExitCodeInterrupted {
+            throw stop.exitCode
         } catch {
             exitWithOneLine(error)
         }

@@ -23,6 +23,9 @@ struct MakeSample: ParsableCommand {
         var options = SampleVideo.Options()
         options.frameCount = frames
         do {
+            var plan = OutputPlan()
+            plan.output("-o", output)
+            try plan.check()
             try SampleVideo(options: options).write(to: output)
             print("wrote \(output): \(frames) frames, \(options.size) at \(Int(options.framesPerSecond)) fps")
         } catch {

@@ -70,6 +70,7 @@ public enum CalibrationFile {
         cal.width = Int32(intrinsics.size.width)
         cal.height = Int32(intrinsics.size.height)
         cal.rms = rms
-        try check(cb_calibration_write(path, &cal, date), "write \(path)")
+        guard let text = cb_calibration_text(&cal, date, path) else { throw BridgeError.last("encode calibration for \(path)") }
+        try WholeFile.write(String(cString: text), to: path)
     }
 }
