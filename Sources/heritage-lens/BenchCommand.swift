@@ -26,10 +26,10 @@ struct Bench: ParsableCommand {
     @Option(help: "Tier to measure, or all to run low, high and auto back to back.")
     var tier: BenchTier = .all
 
-    @Option(help: ArgumentHelp("CPUs to run on (and OpenCV threads).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("CPUs to run on (and OpenCV threads).", valueName: "n"))
     var cores: Int = 1
 
-    @Option(help: ArgumentHelp("Frames per tier, the input looped when it has fewer (default: the whole input once). More frames make a steadier p99: of 180 it is the second-worst frame.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per tier, the input looped when it has fewer (default: the whole input once). More frames make a steadier p99: of 180 it is the second-worst frame.", valueName: "n"))
     var frames: Int?
 
     @Flag(help: "Release frames at the video's rate (--paced, default) or as fast as possible (--max).")
@@ -37,10 +37,10 @@ struct Bench: ParsableCommand {
 
     enum Pacing: String, EnumerableFlag { case paced, max }
 
-    @Option(help: ArgumentHelp("Frame budget for the auto tier and the plot, ms (default: one frame period).", valueName: "ms"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame budget for the auto tier and the plot, ms (default: one frame period).", valueName: "ms"))
     var budgetMs: Double?
 
-    @Option(help: ArgumentHelp("Stretch every stage to FACTOR times its cost, to preview how a machine that much slower (and its auto tier) would fare.", valueName: "factor"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stretch every stage to FACTOR times its cost, to preview how a machine that much slower (and its auto tier) would fare.", valueName: "factor"))
     var emulateSlow: Double = 1
 
     @Flag(help: "Also write the composited video and anchors (to a temporary folder), as a real run would.")

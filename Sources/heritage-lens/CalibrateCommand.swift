@@ -29,13 +29,13 @@ struct Calibrate: ParsableCommand {
     @Option(help: ArgumentHelp("Inner corners across x down.", valueName: "CxR"))
     var board: String = "9x6"
 
-    @Option(help: ArgumentHelp("Square side in millimetres, as printed.", valueName: "mm"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Square side in millimetres, as printed.", valueName: "mm"))
     var squareMm: Double = 25
 
     @Option(help: ArgumentHelp("Camera name for the file (default: the V4L2 name, or 'camera' for images).", valueName: "name"))
     var name: String?
 
-    @Option(help: ArgumentHelp("Views to collect live.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Views to collect live.", valueName: "n"))
     var views: Int = 20
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the calibration (default: Calibration/<camera>-<W>x<H>.yml).", valueName: "file"))

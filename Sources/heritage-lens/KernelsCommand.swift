@@ -24,16 +24,16 @@ struct Kernels: ParsableCommand {
             help: ArgumentHelp("Kernels to run (default: all; see --list).", valueName: "name"))
     var names: [String] = []
 
-    @Option(help: ArgumentHelp("Measured calls per kernel.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Measured calls per kernel.", valueName: "n"))
     var iterations = 200
 
-    @Option(help: ArgumentHelp("Unmeasured calls first (caches, lazy set-up).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Unmeasured calls first (caches, lazy set-up).", valueName: "n"))
     var warmup = 10
 
-    @Option(help: ArgumentHelp("CPU to pin to (default: 1 when there are two or more, else 0).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("CPU to pin to (default: 1 when there are two or more, else 0).", valueName: "n"))
     var cpu: Int?
 
-    @Option(help: ArgumentHelp("Frame of the input to measure on (a face and a card must be tracked there).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame of the input to measure on (a face and a card must be tracked there).", valueName: "n"))
     var atFrame = 45
 
     @Flag(help: "List the kernels and exit.")

@@ -19,7 +19,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Frame size to ask the camera for.", valueName: "WxH"))
     var size: String = "640x480"
 
-    @Option(help: ArgumentHelp("Frame rate to ask the camera for.", valueName: "fps"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame rate to ask the camera for.", valueName: "fps"))
     var fps: Double = 30
 
     @Option(help: "Capture backend: v4l2 (direct, driver timestamps) or opencv (OpenCV's VideoCapture).")
@@ -45,7 +45,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         _ = try parsedSize()
-        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be between 0 and 1000") }
+        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000") }
     }
 
     func parsedSize() throws -> Size {
