@@ -189,8 +189,12 @@ struct PipelineAssembly {
         if summary.framesDropped > 0 { report += ", \(summary.framesDropped) dropped to keep up" }
         if let video { report += "; video: \(video.path) (\(video.codec), \(video.framesWritten) frames)" }
         for path in snapshots.written { report += "; snapshot: \(path)" }
+        if let images = source as? ImageSource, !images.skippedImages.isEmpty {
+            report += "; \(images.skippedImages.count) image\(images.skippedImages.count == 1 ? "" : "s") skipped"
+            if images.skippedImages.count > 5 { report += " (-v names them all)" }
+        }
         logger.notice("\(report)")
-        if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted,
+        if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted, !(source is ImageSource),
            summary.framesProcessed + summary.framesDropped < expected - 1 {
             logger.warning("\(source.name): the container announced \(expected) frames but only \(summary.framesProcessed + summary.framesDropped) could be decoded (truncated or corrupt file)")
         }
