@@ -1,4 +1,5 @@
 import CBridge
+import Foundation
 import HeritageCore
 
 /// An image in a native OpenCV buffer (a cv::Mat), freed with this object.
@@ -59,9 +60,16 @@ public final class Image: @unchecked Sendable {
         try check(cb_image_normalize_bgr(raw), "convert image to 8-bit BGR")
     }
 
-    /// Writes a PNG, JPEG or any format imwrite knows by extension.
+    /// Writes a PNG, JPEG or any format OpenCV knows by extension, every write checked.
     public func write(to path: String) throws {
-        try check(cb_image_write(raw, path), "write \(path)")
+        try WholeFile.write(encoded(as: "." + (path as NSString).pathExtension), to: path)
+    }
+
+    /// The bytes of an image file of the format `fileExtension` (".png") names.
+    public func encoded(as fileExtension: String) throws -> [UInt8] {
+        var size = 0
+        guard let bytes = cb_image_encode(raw, fileExtension, &size) else { throw BridgeError.last("encode \(fileExtension)") }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 
     public func convertToGray(into gray: Image) throws {
