@@ -23,6 +23,8 @@ struct PipelineAssembly {
     var live: (overlay: Bool, report: String?)? = nil
     /// The source starts over at its end (`process --loop`).
     var looping = false
+    /// OSC receivers and the live server (`--osc`, `--serve`).
+    var network: NetworkOptions? = nil
 
     func intrinsics() throws -> Intrinsics {
         if let path = faces.calibration {
@@ -103,6 +105,16 @@ struct PipelineAssembly {
             sinks.append(w)
             window = w
         }
+        let source = self.source
+        let feed: LiveFeedSink?
+        do {
+            feed = try network?.makeFeed(droppedFrames: { source.droppedFrameCount }, logger: logger)
+        } catch {
+            for sink in sinks { try? sink.finish() }
+            try? metrics?.finish()
+            throw error
+        }
+        if let feed { sinks.append(feed) }
         let intrinsics = try intrinsics()
         var stages: [FrameStage]
         let overlay = live?.overlay == true ? StatsOverlayStage() : nil
@@ -143,6 +155,7 @@ struct PipelineAssembly {
             progress.update(frame: m.frame)
             overlay?.record(m)
             recorder?.record(m)
+            feed?.frameFinished(m)
         }
         cb_install_stop_handlers()
         logger.info("input \(source.name): \(source.size) at \(String(format: "%.3g", source.framesPerSecond)) fps")

@@ -42,10 +42,14 @@ struct Process: ParsableCommand {
     @OptionGroup var cards: CardOptions
     @OptionGroup var outputs: OutputOptions
     @OptionGroup var options: RunOptions
+    @OptionGroup var network: NetworkOptions
 
     func validate() throws {
         if !(imageRate > 0 && imageRate <= 1000) { throw ValidationError("--image-rate must be between 0 and 1000") }
         if !(1...10_000).contains(repeatCount) { throw ValidationError("--repeat must be between 1 and 10000") }
+        if !network.isEmpty && !realtime {
+            throw ValidationError("--osc and --serve need --realtime: they serve frames as they happen, as a camera gives them")
+        }
     }
 
     func run() throws {
@@ -59,6 +63,7 @@ struct Process: ParsableCommand {
                                             cameraName: nil, backgroundDetection: realtime, preview: preview, logger: logger)
             if overlay || report != nil { assembly.live = (overlay, report) }
             assembly.looping = loop
+            assembly.network = network
             try assembly.execute()
         } catch is ExitCodeInterrupted {
             throw ExitCode(130)

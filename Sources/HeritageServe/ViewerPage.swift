@@ -1,0 +1,1 @@
+enum ViewerPage { static let html = "<html></html>" }
