@@ -25,6 +25,8 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let serviceGroup: ServiceGroup
     private var runTask: Task<Void, Never>?
+    /// Signalled when the server's task has ended.
+    private let stopped = StartSignal()
     private let logger: Logger
 
     public init(options: ServeOptions, logger: Logger) throws(ServeError) {
@@ -53,6 +55,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         )
         serviceGroup = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let services = serviceGroup
+        let stopped = self.stopped
         runTask = Task.detached {
             do {
                 try await services.run()
@@ -60,6 +63,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
             } catch {
                 started.signal(.failure(Self.reason(error)))
             }
+            stopped.signal(.success(0))
         }
         switch started.wait(seconds: 10) {
         case .success(let port):
@@ -85,13 +89,12 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
     public func finish() {
         hub.finish()
         let services = serviceGroup
-        let done = StartSignal()
-        Task.detached {
-            await services.triggerGracefulShutdown()
-            done.signal(.success(0))
+        Task.detached { await services.triggerGracefulShutdown() }
+        // Open connections get a moment to close; the event loop goes only after the server.
+        if case .failure = stopped.wait(seconds: 3) {
+            runTask?.cancel()
+            _ = stopped.wait(seconds: 2)
         }
-        _ = done.wait(seconds: 3)
-        runTask?.cancel()
         try? group.syncShutdownGracefully()
     }
 
