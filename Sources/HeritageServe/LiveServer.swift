@@ -39,14 +39,15 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         let started = StartSignal()
         let app = Application(
             router: Self.router(hub: hub, options: options),
-            server: .http1WebSocketUpgrade(
+            server: .guardedWebSocketUpgrade(
                 webSocketRouter: Self.webSocketRouter(hub: hub, options: options),
                 configuration: .init(
                     http1: .init(idleTimeout: .milliseconds(Int64(options.idleSeconds * 1000)),
                                  httpDecoderConfiguration: .init(maxHeaderFieldSize: 8192, maxHeaderListSize: 16384,
                                                                  maxHeaderFieldCount: 64)),
                     ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(10)),
-                              closeTimeout: .seconds(2)))),
+                              closeTimeout: .seconds(2))),
+                headSeconds: Int64(options.headSeconds)),
             configuration: .init(address: .hostname(options.address.host, port: options.address.port),
                                  serverName: "heritage-lens"),
             onServerRunning: { channel in started.signal(.success(channel.localAddress?.port ?? 0)) },
@@ -85,6 +86,10 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
     public func publish(_ frame: LiveFrame) { hub.publish(frame) }
     /// Waits until the newest published frame has reached the routes (tests).
     public func drain() { hub.drain() }
+    /// Clients connected to each streaming route now.
+    public var hubCounts: (anchors: Int, stream: Int) { (hub.anchors.count, hub.stream.count) }
+    /// Frames clients did not take before a newer one replaced them, per route.
+    public var skippedFrames: (anchors: Int, stream: Int) { (hub.anchors.skipped, hub.stream.skipped) }
 
     public func finish() {
         hub.finish()
@@ -113,7 +118,8 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
                      body: .init(byteBuffer: ByteBuffer(string: hub.latestStatus)))
         }
         router.get("/anchors") { _, _ in
-            Response(status: .upgradeRequired, headers: [.upgrade: "websocket", .contentType: "text/plain"],
+            if !hub.anchors.hasRoom { return busy() }
+            return Response(status: .upgradeRequired, headers: [.upgrade: "websocket", .contentType: "text/plain"],
                      body: .init(byteBuffer: ByteBuffer(string: "/anchors is a WebSocket\n")))
         }
         router.get("/stream.mjpg") { _, context -> Response in
@@ -135,10 +141,9 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
 
     private static func webSocketRouter(hub: LiveHub, options: ServeOptions) -> Router<ServeRequestContext> {
         let router = Router(context: ServeRequestContext.self)
-        router.ws("/anchors") { _, _ in
-            guard hub.anchors.hasRoom else { throw HTTPError(.serviceUnavailable, message: "too many clients") }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
+        // Hummingbird answers every refused upgrade with 400, so a client over the limit is
+        // upgraded and closed at once with 1013, WebSocket's "try again later".
+        router.ws("/anchors") { inbound, outbound, context in
             guard let lines = hub.anchors.subscribe() else {
                 try await outbound.close(.unknown(1013), reason: "too many clients")
                 return

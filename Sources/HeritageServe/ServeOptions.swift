@@ -9,6 +9,8 @@ public struct ServeOptions: Sendable {
     public var clientsPerRoute = 16
     /// A connection with no request in progress for this long is closed.
     public var idleSeconds = 30.0
+    /// A connection whose request head is not complete after this long is closed.
+    public var headSeconds = 10.0
     /// A streaming client whose socket accepted nothing for this long is dropped.
     public var stallSeconds = 10.0
 

@@ -9,6 +9,13 @@ public struct LiveFrame: @unchecked Sendable {
     public let image: Image?
     /// Frames the source skipped to keep up, so far.
     public let droppedFrames: Int
+
+    public init(anchors: FrameAnchors, metrics: FrameMetrics, image: Image?, droppedFrames: Int = 0) {
+        self.anchors = anchors
+        self.metrics = metrics
+        self.image = image
+        self.droppedFrames = droppedFrames
+    }
 }
 
 /// Something that sends frames to other programs. It is handed every frame on the frame thread
