@@ -124,6 +124,9 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         }
         router.get("/stream.mjpg") { _, context -> Response in
             guard let frames = hub.stream.subscribe() else { return busy() }
+            // A small send buffer: frames a slow viewer has not taken are skipped here instead of
+            // waiting in the kernel, where a loopback buffer holds seconds of video.
+            _ = context.channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: 128 * 1024)
             let watchdog = StallWatchdog(channel: context.channel, limitSeconds: options.stallSeconds)
             return Response(
                 status: .ok,
