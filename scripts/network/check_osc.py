@@ -54,7 +54,7 @@ for address, args in received:
     else:
         faceosc.append((address, args))
 
-if len(frames) < 0.9 * len(anchors):
+if len(frames) < 0.5 * len(anchors):  # newest-first: a loaded machine skips some
     fail(f"{len(frames)} frames over OSC for {len(anchors)} anchors lines")
 
 
@@ -63,6 +63,7 @@ def close(a, b, tol):
 
 
 checked_faces = checked_cards = 0
+gestures = {}
 for index, got in frames.items():
     line, a = anchors[index]
     f = got["frame"]
@@ -118,10 +119,14 @@ for index, got in frames.items():
     scale = fo["/pose/scale"][0]
     if not 0.6 < eye / scale / 23.61 < 1.6:
         fail(f"frame {index}: /pose/scale {scale} for outer eye corners {eye:.1f} px apart")
+    for k in want[4:12]:
+        gestures.setdefault(k, []).append(fo[k][0])
     if not 6 < fo["/gesture/mouth/width"][0] < 25 or not 0 < fo["/gesture/eye/left"][0] < 8:
         fail(f"frame {index}: gestures out of FaceOSC's range: {fo['/gesture/mouth/width']} {fo['/gesture/eye/left']}")
 
 if checked_faces == 0:
     fail("no face reached the receiver: the sample should show one")
+median = {k.split("/", 2)[2]: sorted(v)[len(v) // 2] for k, v in gestures.items()}
+print("osc: FaceOSC gestures, median over the run: " + ", ".join(f"{k} {v:.1f}" for k, v in median.items()))
 print(f"osc: {len(received)} messages, {len(frames)}/{len(anchors)} frames, {checked_faces} faces and "
       f"{checked_cards} cards checked against the anchors file")
