@@ -27,7 +27,7 @@ done
 sudo_cmd=""
 [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo_cmd="sudo"
 
-swift build -c "$config" --product heritage-lens >/dev/null
+swift build -c "$config" --product heritage-lens >/dev/null 2>&1 || { echo "network: swift build failed" >&2; exit 1; }
 binary=".build/$config/heritage-lens"
 sample="Samples/sample.mp4"
 [ -f "$sample" ] || "$binary" sample -o "$sample" >/dev/null

@@ -23,6 +23,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
     public let port: Int
     private let hub: LiveHub
     private let group: MultiThreadedEventLoopGroup
+    private let executor = BackgroundTaskExecutor(name: "serve-tasks")
     private let serviceGroup: ServiceGroup
     private var runTask: Task<Void, Never>?
     /// Signalled when the server's task has ended.
@@ -57,9 +58,10 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         serviceGroup = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let services = serviceGroup
         let stopped = self.stopped
+        let executor = self.executor
         runTask = Task.detached {
             do {
-                try await services.run()
+                try await withTaskExecutorPreference(executor) { try await services.run() }
                 started.signal(.failure("the server stopped"))
             } catch {
                 started.signal(.failure(Self.reason(error)))
@@ -72,6 +74,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         case .failure(let reason):
             runTask?.cancel()
             try? group.syncShutdownGracefully()
+            executor.shutdown()
             throw .cannotListen(options.address.description, reason: reason)
         }
     }
@@ -101,6 +104,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
             _ = stopped.wait(seconds: 2)
         }
         try? group.syncShutdownGracefully()
+        executor.shutdown()
     }
 
     // MARK: routes
@@ -153,14 +157,17 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
             }
             let watchdog = StallWatchdog(channel: context.requestContext.channel, limitSeconds: options.stallSeconds)
             defer { watchdog.stop() }
-            // Writing in its own task; reading here keeps pings answered and notices the close.
-            let writer = Task {
-                for await line in lines {
-                    try await watchdog.watch { try await outbound.write(.text(line)) }
+            // Writing in a child task (on the server's executor, as this one); reading here keeps
+            // pings answered and notices the close.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await line in lines {
+                        try await watchdog.watch { try await outbound.write(.text(line)) }
+                    }
                 }
+                for try await _ in inbound {}
+                group.cancelAll()
             }
-            defer { writer.cancel() }
-            for try await _ in inbound {}
         }
         return router
     }

@@ -1,3 +1,5 @@
+import HeritageLens
+
 /// `--serve [HOST:]PORT`: where the live server listens. Loopback unless a host is named, so a
 /// kiosk's viewer is not on the network by accident.
 public struct ServeAddress: Equatable, Sendable, CustomStringConvertible {
@@ -13,24 +15,13 @@ public struct ServeAddress: Equatable, Sendable, CustomStringConvertible {
     }
 
     public init(_ text: String) throws(ServeError) {
-        var host = Self.defaultHost
-        var portText = Substring(text)
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
-                throw .badAddress(text)
-            }
-            host = String(text[text.index(after: text.startIndex)..<close])
-            portText = text[text.index(close, offsetBy: 2)...]
-        } else if let colon = text.lastIndex(of: ":") {
-            guard !text[..<colon].contains(":") else { throw .badAddress(text) }
-            if colon > text.startIndex { host = String(text[..<colon]) }
-            portText = text[text.index(after: colon)...]
+        guard let address = HostPort.parse(text, defaultHost: Self.defaultHost), (0...65535).contains(address.port) else {
+            throw .badAddress(text)
         }
-        guard let port = Int(portText), (0...65535).contains(port) else { throw .badAddress(text) }
-        self.init(host: host, port: port)
+        self.init(host: address.host, port: address.port)
     }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { HostPort(host: host, port: port).description }
 }
 
 /// Why the live server could not start, phrased for the person who asked for it.

@@ -50,8 +50,7 @@ struct NetworkOptions: ParsableArguments {
             do {
                 let server = try LiveServer(options: options, logger: logger)
                 outputs.append(server)
-                let host = options.address.host.contains(":") ? "[\(options.address.host)]" : options.address.host
-                logger.notice("viewer: http://\(host):\(server.port)/")
+                logger.notice("viewer: http://\(HostPort(host: options.address.host, port: server.port).description)/")
             } catch {
                 for output in outputs { output.finish() }
                 throw error

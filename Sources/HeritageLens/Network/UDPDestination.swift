@@ -11,28 +11,13 @@ public struct UDPDestination: CustomStringConvertible, @unchecked Sendable {
     let address: sockaddr_storage
     let length: socklen_t
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var description: String { HostPort(host: host, port: Int(port)).description }
 
     /// Parses `HOST:PORT` without resolving it (option validation).
     public static func split(_ text: String) throws(NetworkAddressError) -> (host: String, port: UInt16) {
-        var host: Substring
-        let portText: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
-                throw .malformed(text, expected: "HOST:PORT")
-            }
-            host = text[text.index(after: text.startIndex)..<close]
-            portText = text[text.index(close, offsetBy: 2)...]
-        } else {
-            guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else {
-                throw .malformed(text, expected: "HOST:PORT")
-            }
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        }
-        if host.isEmpty { host = "127.0.0.1" }
-        guard let port = UInt16(portText), port > 0 else { throw .badPort(text) }
-        return (String(host), port)
+        guard let address = HostPort.parse(text, defaultHost: nil) else { throw .malformed(text, expected: "HOST:PORT") }
+        guard (1...65535).contains(address.port) else { throw .badPort(text) }
+        return (address.host, UInt16(address.port))
     }
 
     /// Parses and resolves `HOST:PORT`.
