@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // OpenCV is linked module by module instead of through opencv4.pc: the .pc file links all 56
@@ -18,6 +18,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The live server (--serve). No default traits: they pull in swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Pixel work only: a plain C header over OpenCV, dlib and libv4l2.
@@ -45,15 +50,32 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The live server (--serve): viewer page, MJPEG, anchors over WebSocket. Its own target so
+        // the library does not depend on Hummingbird.
+        .target(
+            name: "HeritageServe",
+            dependencies: [
+                "HeritageLens", "HeritageCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "heritage-lens",
             dependencies: [
-                "HeritageLens", "HeritageCore",
+                "HeritageLens", "HeritageCore", "HeritageServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "HeritageCoreTests", dependencies: ["HeritageCore"]),
+        .testTarget(name: "HeritageServeTests", dependencies: ["HeritageServe", "HeritageLens", "HeritageCore"]),
         .testTarget(name: "HeritageLensTests", dependencies: ["HeritageLens", "HeritageCore", "CBridge"],
                     exclude: ["Fuzz/Corpus"]),
     ],

@@ -226,6 +226,29 @@ int32_t cb_image_jpeg_roundtrip(cb_image *img, int32_t quality) {
     })
 }
 
+struct cb_bytes {
+    std::vector<uchar> data;
+};
+
+cb_bytes *cb_bytes_create(void) { CB_GUARD(nullptr, { return new cb_bytes(); }) }
+void cb_bytes_free(cb_bytes *bytes) { delete bytes; }
+const uint8_t *cb_bytes_data(const cb_bytes *bytes) { return bytes->data.data(); }
+size_t cb_bytes_size(const cb_bytes *bytes) { return bytes->data.size(); }
+
+int32_t cb_image_encode_jpeg(const cb_image *img, int32_t quality, cb_bytes *out) {
+    CB_GUARD(-1, {
+        if (img->mat.empty() || img->mat.depth() != CV_8U || (img->mat.channels() != 1 && img->mat.channels() != 3)) {
+            cbridge::set_error("JPEG needs an 8-bit gray or BGR image");
+            return -1;
+        }
+        if (!cv::imencode(".jpg", img->mat, out->data, {cv::IMWRITE_JPEG_QUALITY, quality})) {
+            cbridge::set_error("imencode(.jpg) failed");
+            return -1;
+        }
+        return 0;
+    })
+}
+
 double cb_image_mean_abs_diff(const cb_image *a, const cb_image *b) {
     CB_GUARD(-1.0, {
         if (a->mat.size() != b->mat.size() || a->mat.type() != b->mat.type()) {

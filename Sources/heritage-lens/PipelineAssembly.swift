@@ -26,6 +26,8 @@ struct PipelineAssembly {
     var looping = false
     /// The source's own files (the command fills them in); the rest is added by `checkedPlan()`.
     var plan = OutputPlan()
+    /// OSC receivers and the live server (`--osc`, `--serve`).
+    var network: NetworkOptions? = nil
 
     func intrinsics() throws -> Intrinsics {
         if let path = faces.calibration {
@@ -138,6 +140,16 @@ struct PipelineAssembly {
             sinks.append(w)
             window = w
         }
+        let source = self.source
+        let feed: LiveFeedSink?
+        do {
+            feed = try network?.makeFeed(droppedFrames: { source.droppedFrameCount }, logger: logger)
+        } catch {
+            for sink in sinks { try? sink.finish() }
+            try? metrics?.finish()
+            throw error
+        }
+        if let feed { sinks.append(feed) }
         let recorder = live != nil ? BenchRecorder() : nil
         if let recorder { sinks.insert(recorder, at: 0) }
         let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, metrics: metrics,
@@ -167,6 +179,7 @@ struct PipelineAssembly {
             progress.update(frame: m.frame)
             overlay?.record(m)
             recorder?.record(m)
+            feed?.frameFinished(m)
         }
         logger.info("input \(source.name): \(source.size) at \(String(format: "%.3g", source.framesPerSecond)) fps")
         let summary: Pipeline.Summary

@@ -47,11 +47,15 @@ struct Process: ParsableCommand {
     @OptionGroup var cards: CardOptions
     @OptionGroup var outputs: OutputOptions
     @OptionGroup var options: RunOptions
+    @OptionGroup var network: NetworkOptions
 
     func validate() throws {
         if !(imageRate > 0 && imageRate <= 1000) { throw ValidationError("--image-rate must be more than 0 and at most 1000") }
         if !(1...10_000).contains(repeatCount) { throw ValidationError("--repeat must be between 1 and 10000") }
         if !(16...65_536).contains(maxFrameSide) { throw ValidationError("--max-frame-side must be between 16 and 65536") }
+        if !network.isEmpty && !realtime {
+            throw ValidationError("--osc and --serve need --realtime: they serve frames as they happen, as a camera gives them")
+        }
     }
 
     func run() throws {
@@ -75,6 +79,7 @@ struct Process: ParsableCommand {
             if overlay || report != nil { assembly.live = (overlay, report) }
             assembly.plan = inputFiles
             assembly.looping = loop
+            assembly.network = network
             try assembly.execute()
         } catch let stop as ExitCodeInterrupted {
             throw stop.exitCode

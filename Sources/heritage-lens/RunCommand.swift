@@ -38,6 +38,7 @@ struct Run: ParsableCommand {
     @OptionGroup var cards: CardOptions
     @OptionGroup var outputs: OutputOptions
     @OptionGroup var options: RunOptions
+    @OptionGroup var network: NetworkOptions
 
     enum Backend: String, ExpressibleByArgument, CaseIterable {
         case v4l2, opencv
@@ -83,13 +84,14 @@ struct Run: ParsableCommand {
                 }
             }
             let preview = !noPreview && PreviewWindow.displayAvailable
-            if !preview && outputs.output == nil && outputs.anchors == nil && outputs.metrics == nil {
+            if !preview && outputs.output == nil && outputs.anchors == nil && outputs.metrics == nil && network.isEmpty {
                 logger.notice("no display and no outputs: nothing will be shown or written (add -o, --anchors or --metrics)")
             }
             var assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
                                             cameraName: cameraName, backgroundDetection: true, preview: preview, logger: logger)
             assembly.live = (!noOverlay, report)
             assembly.plan.input("--camera", path)
+            assembly.network = network
             try assembly.execute()
         } catch let stop as ExitCodeInterrupted {
             throw stop.exitCode

@@ -119,6 +119,15 @@ int32_t cb_image_crop(const cb_image *src, cb_image *dst, int32_t x, int32_t y, 
 int32_t cb_image_apply_light(cb_image *img, double gain_left, double gain_right, double offset);
 /** In place: JPEG-encodes at `quality` (1-100) and decodes again. */
 int32_t cb_image_jpeg_roundtrip(cb_image *img, int32_t quality);
+/** A growable byte buffer owned by the bridge (encoded images), reused between calls. */
+typedef struct cb_bytes cb_bytes;
+cb_bytes *cb_bytes_create(void);
+void cb_bytes_free(cb_bytes *bytes);
+const uint8_t *cb_bytes_data(const cb_bytes *bytes);
+size_t cb_bytes_size(const cb_bytes *bytes);
+/** JPEG-encodes an 8-bit gray or BGR image at `quality` (1-100) into `out` (replacing what it
+ *  held). 0 ok, -1 fail. */
+int32_t cb_image_encode_jpeg(const cb_image *img, int32_t quality, cb_bytes *out);
 /** Mean absolute difference per channel value between two images of one shape (tests, checks). */
 double cb_image_mean_abs_diff(const cb_image *a, const cb_image *b);
 /** The same after bringing both to the same mean (a change of exposure is no difference) and
