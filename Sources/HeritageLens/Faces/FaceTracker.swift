@@ -137,6 +137,9 @@ public final class FaceTracker {
             lastCut = frameIndex
             schedule.searchSoon()
         }
+        // A busy background worker takes nothing now; what is due stays due for when it is free
+        // (a search asked for after a cut must not be skipped for a whole refresh interval).
+        guard !worker.isBusy else { return }
         var jobs: [FaceDetectionJob] = []
         if schedule.searchDue(at: frameIndex, trackedFaces: tracks.count) { jobs.append(.search) }
         for id in schedule.verificationsDue(at: frameIndex, trackIDs: tracks.map(\.id)) {
@@ -146,7 +149,7 @@ public final class FaceTracker {
             jobs.append(.verify(trackID: id, region: Rect(x: box.centre.x - side / 2, y: box.centre.y - side / 2,
                                                            width: side, height: side)))
         }
-        guard !jobs.isEmpty, !worker.isBusy else { return }
+        guard !jobs.isEmpty else { return }
         try worker.submit(jobs, on: gray, frameIndex: frameIndex)
     }
 
