@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
@@ -139,17 +140,30 @@ static void on_stop_signal(int sig) {
     }
 }
 
+// A blocked signal stays pending forever, handler or not, and the mask is inherited: a parent
+// that blocks them (a test runner's thread, some supervisors) made Ctrl-C and SIGTERM do nothing.
+static void unblock(std::initializer_list<int> signals) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : signals) sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+}
+
 void cb_install_stop_handlers(void) {
     struct sigaction sa = {};
     sa.sa_handler = on_stop_signal;
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(sig, &sa, nullptr);
+    unblock({SIGINT, SIGTERM, SIGHUP, SIGQUIT});
     // A closed pipe is an EPIPE from write(), which the writer reports, not a silent death.
     signal(SIGPIPE, SIG_IGN);
 }
 
-void cb_default_quit_signal(void) { signal(SIGQUIT, SIG_DFL); }
+void cb_default_quit_signal(void) {
+    signal(SIGQUIT, SIG_DFL);
+    unblock({SIGINT, SIGTERM, SIGHUP, SIGQUIT});
+}
 
 int32_t cb_stop_requested(void) { return stop_count > 0 ? 1 : 0; }
 int32_t cb_stop_signal(void) { return stop_signal; }

@@ -68,8 +68,9 @@ int64_t cb_process_cpu_ns(void);
 void cb_bench_section(void (*fn)(void *), void *context);
 
 /* SIGINT, SIGTERM, SIGHUP, SIGQUIT: the first sets a flag the pipeline polls to finish cleanly;
- * a second one exits at once with status 128 + the first signal. SIGPIPE is ignored (writes
- * to a closed pipe fail with EPIPE instead). */
+ * a second one exits at once with status 128 + the first signal. They are unblocked too (a
+ * blocked mask is inherited from the parent). SIGPIPE is ignored (writes to a closed pipe fail
+ * with EPIPE instead). */
 void cb_install_stop_handlers(void);
 /** SIGQUIT quits (core dump, status 131) as Unix programs do, instead of the Swift runtime's
  *  crash report after which the program went on. */

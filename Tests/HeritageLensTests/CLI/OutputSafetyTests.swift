@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Issue items 1, 2 and 4 through the command line: an output that is an input (by any path,
+/// link or hard link) or another output is refused before anything is created or truncated, and
+/// every output's folder is checked before the work starts. All on temporary copies.
+@Suite(.enabled(if: CLI.available && TestPaths.debianAsset("astronaut.png") != nil,
+                "needs the built heritage-lens and Samples/debian (scripts/fetch-debian-assets.sh)"))
+struct OutputSafetyTests {
+    func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test func anOutputThatIsTheInputIsRefusedAndTheInputKept() throws {
+        let dir = TestPaths.scratch()
+        let input = try CLI.sample(in: dir)
+        let original = try #require(bytes(input))
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/link.mp4", withDestinationPath: "in.mp4")
+        try FileManager.default.linkItem(atPath: input, toPath: "\(dir)/hard.mp4")
+        for args in [["-o", "in.mp4"], ["--anchors", "in.mp4"], ["--metrics", "./in.mp4"], ["-o", "link.mp4"],
+                     ["--anchors", "hard.mp4"], ["--metrics", "\(dir)/../\((dir as NSString).lastPathComponent)/in.mp4"]] {
+            let r = try CLI.run(["process", "in.mp4"] + args, in: dir)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.stderrLines.count == 1 && r.stderr.contains("would overwrite the input"), "\(args): \(r.stderr)")
+            #expect(bytes(input) == original, "\(args) changed the input")
+        }
+    }
+
+    @Test func twoOutputsOnOneFileAreRefusedBeforeEitherIsCreated() throws {
+        let dir = TestPaths.scratch()
+        _ = try CLI.sample(in: dir)
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/alias.jsonl", withDestinationPath: "F.jsonl")
+        for args in [["-o", "X.mp4", "--anchors", "X.mp4"], ["--anchors", "F.jsonl", "--metrics", "F.jsonl"],
+                     ["--anchors", "F.jsonl", "--metrics", "alias.jsonl"], ["--anchors", "-", "--metrics", "-"]] {
+            let r = try CLI.run(["process", "in.mp4"] + args, in: dir)
+            #expect(r.status == 1, "\(args)")
+            #expect(r.stderrLines.count == 1 && r.stderr.contains("name the same file"), "\(args): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/X.mp4"))
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/F.jsonl"))
+        // Character devices are not files: /dev/null twice is fine.
+        let ok = try CLI.run(["process", "in.mp4", "--frames", "2", "--no-cards", "--detector", "none",
+                              "--anchors", "/dev/null", "--metrics", "/dev/null"], in: dir)
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
+    @Test func everyOutputFolderIsCheckedBeforeTheWork() throws {
+        let dir = TestPaths.scratch()
+        _ = try CLI.sample(in: dir)
+        try FileManager.default.createDirectory(atPath: "\(dir)/images", withIntermediateDirectories: true)
+        let cases: [[String]] = [
+            ["process", "in.mp4", "--report", "nope/r.json"],
+            ["process", "in.mp4", "--anchors", "nope/a.jsonl"],
+            ["process", "in.mp4", "--snapshots", "nope"],
+            ["bench", "in.mp4", "--tier", "low", "--json", "nope/b.json"],
+            ["bench", "in.mp4", "--tier", "low", "--plot", "nope/b.svg"],
+            ["kernels", "in.mp4", "--json", "nope/k.json"],
+            ["calibrate", "--images", "images", "-o", "nope/c.yml"],
+            ["calibrate", "--write-board", "nope/board.svg"],
+            ["eval-cards", "--videos", "nope"],
+        ]
+        for args in cases {
+            let r = try CLI.run(args, in: dir)
+            #expect(r.status != 0, "\(args)")
+            #expect(r.stderr.contains("nope") && r.stderr.contains("does not exist"), "\(args): \(r.stderr)")
+            // Refused at once: no model loaded, no frame run (each of these takes seconds).
+            #expect(r.seconds < 10, "\(args) took \(r.seconds) s")
+        }
+        let folder = try CLI.run(["process", "in.mp4", "--anchors", "images"], in: dir)
+        #expect(folder.stderr.contains("images: is a folder; name a file inside it"), "\(folder.stderr)")
+    }
+}
