@@ -15,6 +15,8 @@ final class LiveHub: LiveOutput, @unchecked Sendable {
     // Touched only on the worker thread.
     private let encoder = JPEGEncoder()
     private var status = LiveStatus()
+    /// The worker thread's frame-gate slot, registered on its first frame.
+    private var gateSlot: Int32?
     private let started = Date()
     // Guarded by `lock`: read by request handlers and the frame thread.
     private let lock = NSLock()
@@ -53,6 +55,7 @@ final class LiveHub: LiveOutput, @unchecked Sendable {
         worker?.drain()
         worker?.finish()
         worker = nil
+        if let gateSlot { BackgroundThread.unregisterFromFrameGate(gateSlot) }
         anchors.finish()
         stream.finish()
     }
@@ -64,8 +67,14 @@ final class LiveHub: LiveOutput, @unchecked Sendable {
                                clients: (anchors.count, stream.count), skipped: (anchors.skipped, stream.skipped))
         lock.withLock { statusJSON = json }
         if let image = frame.image {
+            if gateSlot == nil { gateSlot = BackgroundThread.registerWithFrameGate() }
             do {
-                let part = try encoder.encode(image, quality: options.jpegQuality) { MJPEG.part(jpeg: $0) }
+                // Encoding (a few ms) holds still while a frame is in progress: on a busy machine
+                // this thread's share of a core can stretch it over the next frame.
+                try BackgroundThread.pausableDuringFrames(slot: gateSlot ?? -1) {
+                    try encoder.encode(image, quality: options.jpegQuality) { _ in }
+                }
+                let part = try encoder.lastEncoded { MJPEG.part(jpeg: $0) }
                 stream.send(part)
             } catch {
                 lock.withLock { encodeFailures += 1 }
