@@ -74,7 +74,7 @@ final class LiveHub: LiveOutput, @unchecked Sendable {
                 try BackgroundThread.pausableDuringFrames(slot: gateSlot ?? -1) {
                     try encoder.encode(image, quality: options.jpegQuality) { _ in }
                 }
-                let part = try encoder.lastEncoded { MJPEG.part(jpeg: $0) }
+                let part = encoder.lastEncoded { MJPEG.part(jpeg: $0, frame: frame.anchors.frame) }
                 stream.send(part)
             } catch {
                 lock.withLock { encodeFailures += 1 }
@@ -88,9 +88,10 @@ enum MJPEG {
     static let boundary = "heritagelensframe"
     static let contentType = "multipart/x-mixed-replace; boundary=\(boundary)"
 
-    /// One part: boundary, headers, the JPEG, CRLF.
-    static func part(jpeg: UnsafeRawBufferPointer) -> ByteBuffer {
-        let head = "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n"
+    /// One part: boundary, headers (with the frame's index, so a viewer can draw that frame's
+    /// anchors over it), the JPEG, CRLF.
+    static func part(jpeg: UnsafeRawBufferPointer, frame: Int) -> ByteBuffer {
+        let head = "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\nX-Frame: \(frame)\r\n\r\n"
         var buffer = ByteBuffer()
         buffer.reserveCapacity(head.utf8.count + jpeg.count + 2)
         buffer.writeString(head)
