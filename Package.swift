@@ -36,6 +36,7 @@ let package = Package(
             ],
             linkerSettings: openCVModules.map { .linkedLibrary($0) } + [
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swscale"),
                 .linkedLibrary("v4l2"), .linkedLibrary("m"), .linkedLibrary("pthread"),
             ]
         ),

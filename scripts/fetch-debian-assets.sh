@@ -4,10 +4,13 @@
 # installed; nothing else is kept.
 #   astronaut.png  NASA portrait of Eileen Collins, public domain   (python3-skimage)
 #   chelsea.png    a cat, CC0 by Stefan van der Walt                 (python3-skimage)
+#   coffee.png, rocket.jpg, hubble_deep_field.jpg, brick.png, grass.png, gravel.png
+#                  photos with no face, the hard face sequences' backgrounds (scikit-image's
+#                  data: CC0 or public domain, see skimage/data/_fetchers.py in the package)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=Samples/debian
-want=(astronaut.png chelsea.png)
+want=(astronaut.png chelsea.png coffee.png rocket.jpg hubble_deep_field.jpg brick.png grass.png gravel.png)
 missing=0
 for f in "${want[@]}"; do [ -s "$dest/$f" ] || missing=1; done
 [ "$missing" = 0 ] && exit 0

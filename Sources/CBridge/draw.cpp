@@ -1,5 +1,6 @@
 // Drawing and warping onto BGR frames: what the sample generator and the renderer need.
 #include "internal.hpp"
+#include <cmath>
 #include <opencv2/imgproc.hpp>
 
 // Opaque alpha, so the same calls draw visible pixels on BGRA sprites.
@@ -238,6 +239,30 @@ int32_t cb_add_noise(cb_image *img, double sigma, uint64_t seed) {
         noise.create(m.size(), CV_MAKETYPE(CV_16S, m.channels()));
         rng.fill(noise, cv::RNG::NORMAL, 0.0, sigma);
         cv::add(m, noise, m, cv::noArray(), m.type());
+        return 0;
+    })
+}
+
+int32_t cb_apply_gamma(cb_image *img, double gamma) {
+    CB_GUARD(-1, {
+        cv::Mat lut(1, 256, CV_8U);
+        for (int v = 0; v < 256; ++v) lut.at<uchar>(v) = cv::saturate_cast<uchar>(255.0 * std::pow(v / 255.0, gamma));
+        cv::LUT(img->mat, lut, img->mat);
+        return 0;
+    })
+}
+
+int32_t cb_motion_blur(cb_image *img, double dx, double dy) {
+    CB_GUARD(-1, {
+        const double length = std::hypot(dx, dy);
+        if (length < 1) return 0;
+        const int n = int(std::ceil(length)) | 1;
+        cv::Mat kernel = cv::Mat::zeros(n, n, CV_32F);
+        const double c = (n - 1) / 2.0;
+        cv::line(kernel, cv::Point2d(c - dx / 2, c - dy / 2), cv::Point2d(c + dx / 2, c + dy / 2), cv::Scalar(1.0), 1,
+                 cv::LINE_AA);
+        kernel /= cv::sum(kernel)[0];
+        cv::filter2D(img->mat, img->mat, -1, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
         return 0;
     })
 }

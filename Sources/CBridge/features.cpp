@@ -235,11 +235,11 @@ int32_t cb_render_reference(const cb_image *reference, const double h[9], const 
         *box = {r.x, r.y, r.width, r.height};
         if (r.area() == 0) return 0;
         // Around and between the card's edges the rendering shows the frame itself, so optical
-        // flow near the border compares like with like (and never reads unset pixels: valgrind
-        // found the flow's windows reaching past the rendered box).
-        const int pad = 32;
-        cv::Rect outer = cv::Rect(r.x - pad, r.y - pad, r.width + 2 * pad, r.height + 2 * pad) & cv::Rect(0, 0, frame.cols, frame.rows);
-        frame(outer).copyTo(dst->mat(outer));
+        // flow near the border compares like with like. The whole frame, not a margin around the
+        // card: the flow's region and its pyramids' borders reach up to ~100 px past the card, and
+        // whatever lay there before (an earlier frame, or memory never written, whose contents
+        // depend on the heap's history) made batch anchors differ from run to run.
+        frame.copyTo(dst->mat);
         cv::Matx33d T(1, 0, -r.x, 0, 1, -r.y, 0, 0, 1);
         thread_local cv::Mat warped, mask;
         cv::warpPerspective(ref, warped, cv::Mat(T * H), r.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);

@@ -2,6 +2,75 @@
 #include "internal.hpp"
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <cerrno>
+#include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace {
+
+// The image codecs print straight to stderr: libpng's "iCCP: known incorrect sRGB profile" and
+// "libpng error: Read Error", libjpeg's "Corrupt JPEG data", with no way to turn them off
+// through OpenCV 4.6. Unless library logs are on, stderr is pointed at a memory file while a
+// codec runs, and what it said becomes part of the error when decoding fails. Process-wide (a
+// file descriptor): another thread's stderr line in those milliseconds would be caught too;
+// none of ours writes there while an image is read (the frame thread reads them), and the
+// lock keeps two decodes from swapping descriptors under each other.
+class CodecMessages {
+  public:
+    CodecMessages() : lock_(mutex()) {
+        if (cbridge::library_logs) return;
+        std::fflush(stderr);
+        capture_ = memfd_create("heritage-lens-codec-messages", MFD_CLOEXEC);
+        if (capture_ < 0) return;
+        saved_ = dup(2);
+        if (saved_ < 0 || dup2(capture_, 2) < 0) restore();
+    }
+    ~CodecMessages() {
+        restore();
+        if (capture_ >= 0) close(capture_);
+    }
+
+    // What the codecs said, stderr restored: their last error line, else their last line (empty
+    // when they said nothing).
+    std::string summary() {
+        restore();
+        if (capture_ < 0) return {};
+        char text[4096] = {0};
+        ssize_t n = pread(capture_, text, sizeof text - 1, 0);
+        std::string all(text, n > 0 ? size_t(n) : 0), last, last_error;
+        size_t start = 0;
+        while (start < all.size()) {
+            size_t end = all.find('\n', start);
+            if (end == std::string::npos) end = all.size();
+            std::string line = all.substr(start, end - start);
+            if (!line.empty()) {
+                last = line;
+                if (line.find("rror") != std::string::npos) last_error = line;
+            }
+            start = end + 1;
+        }
+        return last_error.empty() ? last : last_error;
+    }
+
+  private:
+    static std::mutex &mutex() {
+        static std::mutex m;
+        return m;
+    }
+    void restore() {
+        if (saved_ >= 0) {
+            std::fflush(stderr);
+            dup2(saved_, 2);
+            close(saved_);
+            saved_ = -1;
+        }
+    }
+    std::lock_guard<std::mutex> lock_;
+    int capture_ = -1, saved_ = -1;
+};
+
+}  // namespace
 
 extern "C" {
 
@@ -41,9 +110,11 @@ int32_t cb_image_fill(cb_image *img, double b, double g, double r, double a) {
 
 int32_t cb_image_read(cb_image *dst, const char *path) {
     CB_GUARD(-1, {
+        CodecMessages messages;
         cv::Mat m = cv::imread(path, cv::IMREAD_UNCHANGED);
         if (m.empty()) {
-            cbridge::set_error("not an image OpenCV can decode");
+            std::string said = messages.summary();
+            cbridge::set_error(said.empty() ? "no decoder accepts it" : said);
             return -1;
         }
         dst->mat = m;
@@ -82,13 +153,15 @@ int32_t cb_image_normalize_bgr(cb_image *img) {
     })
 }
 
-int32_t cb_image_write(const cb_image *img, const char *path) {
-    CB_GUARD(-1, {
-        if (!cv::imwrite(path, img->mat)) {
-            cbridge::set_error("imwrite failed (unknown extension or unwritable path)");
-            return -1;
+const uint8_t *cb_image_encode(const cb_image *img, const char *extension, size_t *size) {
+    CB_GUARD(nullptr, {
+        thread_local std::vector<uchar> buffer;
+        if (!cv::imencode(extension, img->mat, buffer)) {
+            cbridge::set_error(std::string("cannot encode as ") + extension);
+            return nullptr;
         }
-        return 0;
+        *size = buffer.size();
+        return buffer.data();
     })
 }
 
@@ -188,6 +261,39 @@ double cb_image_mean_abs_diff(const cb_image *a, const cb_image *b) {
         double total = 0;
         for (int c = 0; c < a->mat.channels(); ++c) total += s[c];
         return total / a->mat.channels();
+    })
+}
+
+double cb_image_mean_abs_diff_matched(const cb_image *a, const cb_image *b, int32_t max_shift) {
+    CB_GUARD(-1.0, {
+        if (a->mat.size() != b->mat.size() || a->mat.type() != b->mat.type() || max_shift < 0 ||
+            2 * max_shift >= std::min(a->mat.cols, a->mat.rows)) {
+            cbridge::set_error("images differ in size or type, or the shift is too large for them");
+            return -1.0;
+        }
+        cv::Mat fa, fb;
+        a->mat.convertTo(fa, CV_32F);
+        b->mat.convertTo(fb, CV_32F);
+        const int w = fa.cols - 2 * max_shift, h = fa.rows - 2 * max_shift;
+        const cv::Mat core = fa(cv::Rect(max_shift, max_shift, w, h));
+        // Both brought to mean 0 and a spread of 50 levels: exposure and contrast are no change.
+        cv::Scalar mc, sc;
+        cv::meanStdDev(core, mc, sc);
+        const double kc = 50.0 / std::max(1.0, sc[0]);
+        double best = 1e9;
+        for (int dy = -max_shift; dy <= max_shift; ++dy) {
+            for (int dx = -max_shift; dx <= max_shift; ++dx) {
+                const cv::Mat other = fb(cv::Rect(max_shift + dx, max_shift + dy, w, h));
+                cv::Scalar mo, so;
+                cv::meanStdDev(other, mo, so);
+                const double ko = 50.0 / std::max(1.0, so[0]);
+                const cv::Scalar s = cv::mean(cv::abs((core - mc) * kc - (other - mo) * ko));
+                double total = 0;
+                for (int c = 0; c < fa.channels(); ++c) total += s[c];
+                best = std::min(best, total / fa.channels());
+            }
+        }
+        return best;
     })
 }
 

@@ -11,6 +11,8 @@ struct cb_image {
 namespace cbridge {
 void set_error(const std::string &message);
 void clear_error();
+// Whether OpenCV's, FFmpeg's and the image codecs' own messages may reach stderr (--library-logs).
+extern bool library_logs;
 }  // namespace cbridge
 
 // Every entry point runs its body inside this: cv::Exception, dlib::error and anything else

@@ -12,11 +12,24 @@
 #include <ctime>
 #include <unistd.h>
 
+extern "C" {
+#include <libavutil/log.h>
+}
+
 namespace cbridge {
+bool library_logs = false;
 static thread_local std::string last_error;
 void set_error(const std::string &message) { last_error = message; }
 void clear_error() { last_error.clear(); }
 }  // namespace cbridge
+
+// Quiet from the start, for every command: OpenCV's "[ERROR:0@...] persistence.cpp" lines and
+// FFmpeg's notes are not for our users unless they ask (--library-logs), or set OpenCV's own
+// variable.
+static const bool quiet_libraries = [] {
+    if (!std::getenv("OPENCV_LOG_LEVEL")) cb_set_log_level(1);
+    return true;
+}();
 
 extern "C" {
 
@@ -31,9 +44,12 @@ void cb_set_log_level(int32_t level) {
     if (level < 0) level = 0;
     if (level > 5) level = 5;
     setLogLevel(levels[level]);
-    // FFmpeg's own messages ("moov atom not found") go through av_log, which OpenCV sets from
-    // this variable when it first loads FFmpeg. A user's own setting wins.
+    cbridge::library_logs = level >= 3;
+    // FFmpeg's own messages ("moov atom not found") go through av_log: our writer's directly,
+    // OpenCV's reader sets it from this variable when it first loads FFmpeg. A user's own
+    // setting wins.
     setenv("OPENCV_FFMPEG_LOGLEVEL", level >= 3 ? "24" : "-8", 0);
+    av_log_set_level(level >= 3 ? AV_LOG_WARNING : AV_LOG_QUIET);
 }
 
 const char *cb_opencv_version(void) { return CV_VERSION; }
@@ -63,10 +79,23 @@ int32_t cb_set_thread_background(int32_t tid) {
     return 0;
 }
 
-int32_t cb_pin_to_cpus(int32_t first, int32_t count) {
+int32_t cb_allowed_cpus(int32_t *out, int32_t capacity) {
     cpu_set_t set;
     CPU_ZERO(&set);
-    for (int i = first; i < first + count; ++i) CPU_SET(i, &set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        cbridge::set_error(std::string("sched_getaffinity: ") + std::strerror(errno));
+        return -1;
+    }
+    int32_t n = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && n < capacity; ++cpu)
+        if (CPU_ISSET(cpu, &set)) out[n++] = cpu;
+    return n;
+}
+
+int32_t cb_pin_to_cpu_list(const int32_t *cpus, int32_t count) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = 0; i < count; ++i) CPU_SET(cpus[i], &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0) {
         cbridge::set_error(std::string("sched_setaffinity: ") + std::strerror(errno));
         return -1;
@@ -93,27 +122,41 @@ __attribute__((noinline)) void cb_bench_section(void (*fn)(void *), void *contex
 }
 
 static volatile std::sig_atomic_t stop_count = 0;
+static volatile std::sig_atomic_t stop_signal = 0;
 
-static void on_stop_signal(int) {
+static void on_stop_signal(int sig) {
+    if (stop_count == 0) stop_signal = sig;
     stop_count = stop_count + 1;
     if (stop_count >= 2) {
-        static const char msg[] = "\nheritage-lens: second interrupt, exiting at once\n";
+        // Nothing here may allocate or lock; what reached the disk stays: every whole anchors
+        // and metrics line, and the video up to its last flushed fragment.
+        static const char msg[] =
+            "\nheritage-lens: second stop signal: exiting now; the outputs keep what was flushed "
+            "(the video all but its last fraction of a second)\n";
         ssize_t ignored = write(2, msg, sizeof msg - 1);
         (void)ignored;
-        _exit(130);
+        _exit(128 + (stop_signal ? stop_signal : sig));
     }
 }
 
 void cb_install_stop_handlers(void) {
     struct sigaction sa = {};
     sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(sig, &sa, nullptr);
+    // A closed pipe is an EPIPE from write(), which the writer reports, not a silent death.
+    signal(SIGPIPE, SIG_IGN);
 }
 
+void cb_default_quit_signal(void) { signal(SIGQUIT, SIG_DFL); }
+
 int32_t cb_stop_requested(void) { return stop_count > 0 ? 1 : 0; }
+int32_t cb_stop_signal(void) { return stop_signal; }
 void cb_request_stop(void) { if (stop_count == 0) stop_count = 1; }
-void cb_clear_stop(void) { stop_count = 0; }
+void cb_clear_stop(void) {
+    stop_count = 0;
+    stop_signal = 0;
+}
 
 }  // extern "C"

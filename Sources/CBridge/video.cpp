@@ -1,4 +1,4 @@
-// Video files through OpenCV's FFmpeg backend (GStreamer is never asked: it wants pipeline strings
+// Video files read through OpenCV's FFmpeg backend (written in video_writer.cpp) (GStreamer is never asked: it wants pipeline strings
 // and logs assertion noise for plain file names).
 #include "internal.hpp"
 #include <cstring>
@@ -7,11 +7,6 @@
 struct cb_video_reader {
     cv::VideoCapture cap;
     cv::Mat scratch;
-};
-
-struct cb_video_writer {
-    cv::VideoWriter writer;
-    cv::Size size;
 };
 
 extern "C" {
@@ -83,44 +78,5 @@ int32_t cb_video_reader_skip(cb_video_reader *r) {
 }
 
 void cb_video_reader_free(cb_video_reader *r) { delete r; }
-
-cb_video_writer *cb_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
-                                      int32_t height) {
-    CB_GUARD(nullptr, {
-        if (std::strlen(fourcc) != 4) {
-            cbridge::set_error("fourcc must have four characters");
-            return nullptr;
-        }
-        auto *w = new cb_video_writer();
-        w->size = cv::Size(width, height);
-        int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
-        if (!w->writer.open(path, cv::CAP_FFMPEG, code, fps, w->size, true) || !w->writer.isOpened()) {
-            delete w;
-            cbridge::set_error(std::string("FFmpeg cannot write ") + fourcc + " to this path");
-            return nullptr;
-        }
-        return w;
-    })
-}
-
-int32_t cb_video_writer_write(cb_video_writer *w, const cb_image *frame) {
-    CB_GUARD(-1, {
-        if (frame->mat.size() != w->size || frame->mat.type() != CV_8UC3) {
-            cbridge::set_error("frame size or type differs from the video's");
-            return -1;
-        }
-        w->writer.write(frame->mat);
-        return 0;
-    })
-}
-
-void cb_video_writer_free(cb_video_writer *w) {
-    if (!w) return;
-    try {
-        w->writer.release();
-    } catch (...) {
-    }
-    delete w;
-}
 
 }  // extern "C"

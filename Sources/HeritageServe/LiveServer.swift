@@ -59,22 +59,28 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         let services = serviceGroup
         let stopped = self.stopped
         let executor = self.executor
-        runTask = Task.detached {
+        // Started on the server's own executor, not the shared cooperative pool: a caller whose
+        // pool threads are all busy (a test run, a host app) would otherwise wait for the server
+        // to start while the server waits for a pool thread.
+        runTask = Task.detached(executorPreference: executor) {
             do {
-                try await withTaskExecutorPreference(executor) { try await services.run() }
+                try await services.run()
                 started.signal(.failure("the server stopped"))
             } catch {
                 started.signal(.failure(Self.reason(error)))
             }
             stopped.signal(.success(0))
         }
-        switch started.wait(seconds: 10) {
+        switch started.wait(seconds: 30) {
         case .success(let port):
             self.port = port
         case .failure(let reason):
             runTask?.cancel()
-            try? group.syncShutdownGracefully()
-            executor.shutdown()
+            // As in finish(): the event loops go only after the server has let go of them.
+            if case .success = stopped.wait(seconds: 30) {
+                try? group.syncShutdownGracefully()
+                executor.shutdown()
+            }
             throw .cannotListen(options.address.description, reason: reason)
         }
     }
@@ -101,7 +107,9 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         // Open connections get a moment to close; the event loop goes only after the server.
         if case .failure = stopped.wait(seconds: 3) {
             runTask?.cancel()
-            _ = stopped.wait(seconds: 2)
+            // The event loops may go only once the server has let go of them: shut down under it,
+            // NIO traps on the promises still pending. On a loaded machine that can take a while.
+            guard case .success = stopped.wait(seconds: 30) else { return }
         }
         try? group.syncShutdownGracefully()
         executor.shutdown()

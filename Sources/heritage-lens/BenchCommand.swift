@@ -8,7 +8,8 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure the full pipeline on a recorded video, as weak hardware would run it.",
         discussion: """
-            Pins itself to N CPUs (one by default: CPU 1 when there is more than one) with OpenCV on as
+            Pins itself to N of the CPUs it may run on (one by default: the second of them when there are
+            several, so under taskset -c 0 it stays on CPU 0) with OpenCV on as
             many threads, runs capture, faces, cards, pose and render on the input (the sample by
             default) and reports per-stage and end-to-end p50/p95/p99/max, throughput, dropped frames,
             CPU per frame, peak memory, when the first face and card were anchored, and in auto mode the
@@ -25,10 +26,10 @@ struct Bench: ParsableCommand {
     @Option(help: "Tier to measure, or all to run low, high and auto back to back.")
     var tier: BenchTier = .all
 
-    @Option(help: ArgumentHelp("CPUs to run on (and OpenCV threads).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("CPUs to run on (and OpenCV threads).", valueName: "n"))
     var cores: Int = 1
 
-    @Option(help: ArgumentHelp("Frames per tier, the input looped when it has fewer (default: the whole input once). More frames make a steadier p99: of 180 it is the second-worst frame.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per tier, the input looped when it has fewer (default: the whole input once). More frames make a steadier p99: of 180 it is the second-worst frame.", valueName: "n"))
     var frames: Int?
 
     @Flag(help: "Release frames at the video's rate (--paced, default) or as fast as possible (--max).")
@@ -36,10 +37,10 @@ struct Bench: ParsableCommand {
 
     enum Pacing: String, EnumerableFlag { case paced, max }
 
-    @Option(help: ArgumentHelp("Frame budget for the auto tier and the plot, ms (default: one frame period).", valueName: "ms"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame budget for the auto tier and the plot, ms (default: one frame period).", valueName: "ms"))
     var budgetMs: Double?
 
-    @Option(help: ArgumentHelp("Stretch every stage to FACTOR times its cost, to preview how a machine that much slower (and its auto tier) would fare.", valueName: "factor"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stretch every stage to FACTOR times its cost, to preview how a machine that much slower (and its auto tier) would fare.", valueName: "factor"))
     var emulateSlow: Double = 1
 
     @Flag(help: "Also write the composited video and anchors (to a temporary folder), as a real run would.")
@@ -58,8 +59,7 @@ struct Bench: ParsableCommand {
     @OptionGroup var cards: CardOptions
 
     func validate() throws {
-        let online = ProcessInfo.processInfo.activeProcessorCount
-        if cores < 1 || cores > online { throw ValidationError("--cores must be between 1 and \(online)") }
+        if cores < 1 { throw ValidationError("--cores must be at least 1") }
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if let budgetMs, !(budgetMs > 0) { throw ValidationError("--budget-ms must be positive") }
         if !(emulateSlow >= 1 && emulateSlow <= 50) { throw ValidationError("--emulate-slow must be between 1 and 50") }
@@ -67,17 +67,21 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         do {
-            let online = ProcessInfo.processInfo.activeProcessorCount
-            let first = cores == 1 && online > 1 ? 1 : 0
-            if cb_pin_to_cpus(Int32(first), Int32(cores)) != 0 {
-                throw CommandFailure("--cores \(cores): cannot pin to CPUs \(first)...: \(String(cString: cb_last_error()))")
-            }
-            let pinned = cores == 1 ? "\(first)" : "\(first)-\(first + cores - 1)"
+            let cpus = try CPUChoice.current().pick(cores, option: "--cores")
             let input = self.input == "Samples/sample.mp4" ? ProjectAssets.path(self.input) : self.input
             if input.hasSuffix("Samples/sample.mp4") && !FileManager.default.fileExists(atPath: input) {
                 throw CommandFailure("\(input): the sample has not been made yet; run 'heritage-lens sample' (or scripts/setup.sh)")
             }
             let tiers: [TierSetting] = tier == .all ? [.low, .high, .auto] : [TierSetting(rawValue: tier.rawValue)!]
+            // Every output checked before the runs: a bad path fails now, not after minutes.
+            var plan = OutputPlan()
+            plan.input("VIDEO", input)
+            plan.output("--json", json)
+            plan.output("--plot", plot)
+            for t in tiers { plan.output("--metrics", metrics.map { tiers.count > 1 ? Self.path($0, taggedWith: t.rawValue) : $0 }) }
+            try plan.check()
+            try CPUChoice.pin(cpus, option: "--cores")
+            let pinned = CPUChoice.list(cpus)
             var runs: [BenchRun] = []
             for t in tiers {
                 var args = ["--tier", t.rawValue, "--threads", "\(cores)", "--emulate-slow", "\(emulateSlow)"]
@@ -92,10 +96,9 @@ struct Bench: ParsableCommand {
             let machine = MachineInfo.current(pinned: pinned)
             print(BenchReport.table(runs: runs, machine: machine))
             if let json {
-                try BenchReport.json(runs: runs, machine: machine, input: input, paced: pacing == .paced)
-                    .write(toFile: json, atomically: true, encoding: .utf8)
+                try WholeFile.write(BenchReport.json(runs: runs, machine: machine, input: input, paced: pacing == .paced), to: json)
             }
-            if let plot { try LatencyPlot.svg(runs: runs).write(toFile: plot, atomically: true, encoding: .utf8) }
+            if let plot { try WholeFile.write(LatencyPlot.svg(runs: runs), to: plot) }
         } catch {
             exitWithOneLine(error)
         }

@@ -29,13 +29,13 @@ struct Calibrate: ParsableCommand {
     @Option(help: ArgumentHelp("Inner corners across x down.", valueName: "CxR"))
     var board: String = "9x6"
 
-    @Option(help: ArgumentHelp("Square side in millimetres, as printed.", valueName: "mm"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Square side in millimetres, as printed.", valueName: "mm"))
     var squareMm: Double = 25
 
     @Option(help: ArgumentHelp("Camera name for the file (default: the V4L2 name, or 'camera' for images).", valueName: "name"))
     var name: String?
 
-    @Option(help: ArgumentHelp("Views to collect live.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Views to collect live.", valueName: "n"))
     var views: Int = 20
 
     @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the calibration (default: Calibration/<camera>-<W>x<H>.yml).", valueName: "file"))
@@ -66,8 +66,14 @@ struct Calibrate: ParsableCommand {
     func run() throws {
         do {
             let board = try parsedBoard()
+            var plan = OutputPlan()
+            plan.inputFolder("--images", images)
+            plan.output("--write-board", writeBoard)
+            plan.output("-o", writeBoard == nil ? output : nil)
+            if writeBoard == nil && output == nil { plan.outputFolder("-o (default)", "Calibration") }
+            try plan.check()
             if let writeBoard {
-                try board.svg.write(toFile: writeBoard, atomically: true, encoding: .utf8)
+                try WholeFile.write(board.svg, to: writeBoard)
                 print("wrote \(writeBoard): \(board.columns) x \(board.rows) inner corners, \(squareMm) mm squares")
                 return
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HeritageCore
 import HeritageLens
 
@@ -39,8 +40,9 @@ struct Cameras: ParsableCommand {
                     }
                 }
             } catch {
+                // The error names the device itself; it goes where errors go, not into the list.
                 failures += 1
-                print("\(path): \(error)")
+                FileHandle.standardError.write(Data("heritage-lens: error: \(error)\n".utf8))
             }
         }
         if !devices.isEmpty && failures == paths.count { throw ExitCode(1) }

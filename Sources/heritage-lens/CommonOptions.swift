@@ -33,7 +33,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Quality tier: low, high or auto.")
     var tier: TierSetting = .low
 
-    @Option(help: ArgumentHelp("Frame budget for --tier auto, in ms (default: one frame period of the input).", valueName: "ms"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame budget for --tier auto, in ms (default: one frame period of the input).", valueName: "ms"))
     var budgetMs: Double?
 
     @Option(help: "Mask on each face: ox, dragon, sheep, monkey, pig, or by-face (each face its own).")
@@ -42,13 +42,13 @@ struct RunOptions: ParsableArguments {
     @Flag(help: "Draw no masks or card effects (anchors only).")
     var noRender = false
 
-    @Option(help: ArgumentHelp("Stop after this many frames.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many frames.", valueName: "n"))
     var frames: Int?
 
-    @Option(help: ArgumentHelp("OpenCV worker threads (1 = as a weak single core runs it).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("OpenCV worker threads (1 = as a weak single core runs it).", valueName: "n"))
     var threads: Int = 1
 
-    @Option(help: ArgumentHelp("Stretch every stage to FACTOR times its measured cost, to preview a machine that much slower (1 = off).", valueName: "factor"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stretch every stage to FACTOR times its measured cost, to preview a machine that much slower (1 = off).", valueName: "factor"))
     var emulateSlow: Double = 1
 
     @Flag(name: .shortAndLong, help: "More log lines (-v info, -vv debug).")
@@ -62,7 +62,7 @@ struct RunOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let budgetMs, !(budgetMs > 0 && budgetMs <= 10_000) { throw ValidationError("--budget-ms must be between 0 and 10000") }
+        if let budgetMs, !(budgetMs > 0 && budgetMs <= 10_000) { throw ValidationError("--budget-ms must be more than 0 and at most 10000") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be at least 1") }
         if threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
         if !(emulateSlow >= 1 && emulateSlow <= 50) { throw ValidationError("--emulate-slow must be between 1 and 50") }
@@ -83,10 +83,10 @@ struct FaceOptions: ParsableArguments {
     @Option(help: "Face detector: hog (dlib), lbp or haar (OpenCV cascades), or none to skip faces.")
     var detector: DetectorChoice = .hog
 
-    @Option(help: ArgumentHelp("Smallest face to find, in pixels between the eye centres.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Smallest face to find, in pixels between the eye centres.", valueName: "px"))
     var minEyeDistance: Double = 28
 
-    @Option(help: ArgumentHelp("Most faces tracked at once.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most faces tracked at once.", valueName: "n"))
     var maxFaces: Int = 4
 
     @Option(help: ArgumentHelp("Camera calibration (OpenCV YAML) for poses; default: Calibration/ lookup, else a 62° field of view.", valueName: "file"))

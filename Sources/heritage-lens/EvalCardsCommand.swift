@@ -29,7 +29,7 @@ struct EvalCards: ParsableCommand {
                 cardFolder: cards, distractors: ["Samples/debian/astronaut.png", "Samples/debian/chelsea.png"]).build()
             let set = try CardSet(folder: cards)
             var scores: [CardSequenceScore] = []
-            for sequence in built where self.sequences.only.isEmpty || self.sequences.only.contains(sequence.name) {
+            for sequence in try self.sequences.selected(built, name: \.name) {
                 let tracker = try CardTracker(cards: set, background: self.sequences.backgroundDetection,
                                               intrinsics: .assumed(for: sequence.scene.size))
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(

@@ -24,6 +24,19 @@ struct EvalFaces: ParsableCommand {
     @Option(help: ArgumentHelp("A non-face picture for the no-face sequence.", valueName: "file"))
     var distractor: String = "Samples/debian/chelsea.png"
 
+    @Option(help: ArgumentHelp("Which sequences: gentle (the eleven first ones), hard (cuts, speed, leaving at speed, noise with defocus, backlight, gamma, small faces, over photographs) or all.", valueName: "set"))
+    var set: SequenceSet = .all
+
+    @Option(help: ArgumentHelp("Seed of the hard sequences: which faces, photos and paths. Tune on one seed, report others.", valueName: "n"))
+    var seed: UInt64 = 11
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Photos with no face for the hard sequences' backgrounds.", valueName: "file"))
+    var backgrounds: [String] = ["coffee.png", "rocket.jpg", "hubble_deep_field.jpg", "brick.png", "grass.png", "gravel.png",
+                                "chelsea.png"].map { "Samples/debian/" + $0 }
+
+    enum SequenceSet: String, ExpressibleByArgument, CaseIterable {
+        case gentle, hard, all
+    }
 
     @Option(help: ArgumentHelp("Write the figures as JSON.", valueName: "file"))
     var json: String?
@@ -40,13 +53,23 @@ struct EvalFaces: ParsableCommand {
                 throw CommandFailure("\(faces): no landmark XML files; pass --faces DIR (shared/data/faces holds 43 annotated faces)")
             }
             let annotated = try AnnotatedFaces.load(xmls)
-            let built = try FaceSequenceBuilder(faces: annotated, distractorPath: distractor).build()
+            let builder = FaceSequenceBuilder(faces: annotated, distractorPath: distractor)
+            var built: [FaceSequence] = []
+            if set != .hard { built += try builder.build() }
+            if set != .gentle {
+                for path in backgrounds where !FileManager.default.fileExists(atPath: path) {
+                    throw CommandFailure("\(path): background photo missing; run scripts/fetch-debian-assets.sh or pass --backgrounds FILE...")
+                }
+                built += try HardFaceSequenceBuilder(base: builder, backgroundPaths: backgrounds).build(seed: seed)
+            }
             let detector = try HOGFaceDetector()
             let predictor = try LandmarkPredictor()
+            let appearance = try FaceAppearanceCheck()
             var scores: [FaceSequenceScore] = []
             FileHandle.standardError.write(Data("evaluating \(built.count) sequences from \(annotated.count) annotated faces\n".utf8))
             for sequence in built where self.sequences.only.isEmpty || self.sequences.only.contains(sequence.name) {
-                let tracker = FaceTracker(detector: detector, predictor: predictor, background: self.sequences.backgroundDetection)
+                let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: appearance,
+                                          background: self.sequences.backgroundDetection)
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     stages: [FaceDetectionStage(tracker: tracker),

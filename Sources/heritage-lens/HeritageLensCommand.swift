@@ -18,4 +18,9 @@ struct HeritageLensCommand: ParsableCommand {
         version: HeritageLensVersion.string,
         subcommands: [Run.self, Process.self, Cameras.self, MakeSample.self, EvalFaces.self, EvalCards.self, Cards.self, Bench.self, Kernels.self, Calibrate.self]
     )
+
+    static func main() {
+        cb_default_quit_signal()
+        main(nil)
+    }
 }

@@ -24,16 +24,16 @@ struct Kernels: ParsableCommand {
             help: ArgumentHelp("Kernels to run (default: all; see --list).", valueName: "name"))
     var names: [String] = []
 
-    @Option(help: ArgumentHelp("Measured calls per kernel.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Measured calls per kernel.", valueName: "n"))
     var iterations = 200
 
-    @Option(help: ArgumentHelp("Unmeasured calls first (caches, lazy set-up).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Unmeasured calls first (caches, lazy set-up).", valueName: "n"))
     var warmup = 10
 
-    @Option(help: ArgumentHelp("CPU to pin to (default: 1 when there are two or more, else 0).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("CPU to pin to (default: 1 when there are two or more, else 0).", valueName: "n"))
     var cpu: Int?
 
-    @Option(help: ArgumentHelp("Frame of the input to measure on (a face and a card must be tracked there).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame of the input to measure on (a face and a card must be tracked there).", valueName: "n"))
     var atFrame = 45
 
     @Flag(help: "List the kernels and exit.")
@@ -58,13 +58,15 @@ struct Kernels: ParsableCommand {
             return
         }
         do {
-            let online = ProcessInfo.processInfo.activeProcessorCount
-            let target = cpu ?? (online > 1 ? 1 : 0)
-            if cb_pin_to_cpus(Int32(target), 1) != 0 {
-                throw CommandFailure("--cpu \(target): cannot pin: \(String(cString: cb_last_error()))")
-            }
+            let choice = try CPUChoice.current()
+            let target = try cpu.map { try choice.pick(exactly: $0, option: "--cpu") } ?? choice.pick(1, option: "--cpu")
             _ = try RunOptions.parse([]).configureProcess()
             let input = self.input == "Samples/sample.mp4" ? ProjectAssets.path(self.input) : self.input
+            var plan = OutputPlan()
+            plan.input("VIDEO", input)
+            plan.output("--json", json)
+            try plan.check()
+            try CPUChoice.pin(target, option: "--cpu")
             if input.hasSuffix("Samples/sample.mp4") && !FileManager.default.fileExists(atPath: input) {
                 throw CommandFailure("\(input): the sample has not been made yet; run 'heritage-lens sample' (or scripts/setup.sh)")
             }
@@ -81,13 +83,13 @@ struct Kernels: ParsableCommand {
                 print(result.row)
                 results.append(result)
             }
-            print("CPU \(target), OpenCV 1 thread, \(iterations) calls each after \(warmup) warm-up; frame \(atFrame) of \(input)")
+            print("CPU \(CPUChoice.list(target)), OpenCV 1 thread, \(iterations) calls each after \(warmup) warm-up; frame \(atFrame) of \(input)")
             if let json {
                 let rows = results.map { r in
                     "    {\"kernel\": \"\(r.name)\", \"p50_ms\": \(r.p50), \"p99_ms\": \(r.p99), \"min_ms\": \(r.min), \"calls\": \(r.milliseconds.count)}"
                 }
-                let text = "{\n  \"cpu\": \(target),\n  \"frame\": \(atFrame),\n  \"kernels\": [\n\(rows.joined(separator: ",\n"))\n  ]\n}\n"
-                try text.write(toFile: json, atomically: true, encoding: .utf8)
+                let text = "{\n  \"cpu\": \(target[0]),\n  \"frame\": \(atFrame),\n  \"kernels\": [\n\(rows.joined(separator: ",\n"))\n  ]\n}\n"
+                try WholeFile.write(text, to: json)
             }
         } catch {
             exitWithOneLine(error)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CBridge
 import Foundation
 import HeritageCore
@@ -23,6 +24,8 @@ struct PipelineAssembly {
     var live: (overlay: Bool, report: String?)? = nil
     /// The source starts over at its end (`process --loop`).
     var looping = false
+    /// The source's own files (the command fills them in); the rest is added by `checkedPlan()`.
+    var plan = OutputPlan()
     /// OSC receivers and the live server (`--osc`, `--serve`).
     var network: NetworkOptions? = nil
 
@@ -60,7 +63,8 @@ struct PipelineAssembly {
             var options = FaceTracker.Options()
             options.minimumEyeDistance = faces.minEyeDistance
             options.maximumFaces = faces.maxFaces
-            let tracker = FaceTracker(detector: detector, predictor: predictor, background: backgroundDetection,
+            let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: try FaceAppearanceCheck(),
+                                      background: backgroundDetection,
                                       options: options)
             stages += [FaceDetectionStage(tracker: tracker),
                        FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection)]
@@ -81,7 +85,38 @@ struct PipelineAssembly {
         return stages
     }
 
+    /// Every file this run reads besides the source's own (which the command adds to `plan`),
+    /// and every output, checked before anything is created.
+    func checkedPlan() throws {
+        var plan = self.plan
+        plan.input("--calibration", faces.calibration)
+        plan.inputFolder("--cards", try cards.folder())
+        plan.inputFolder("the masks", ProjectAssets.path("Samples/masks"))
+        plan.input("the landmark model", FaceModelFiles.landmarks68)
+        for file in FaceModelFiles.cascades.values { plan.input("the face cascades", FaceModelFiles.cascadeFolder + "/" + file) }
+        plan.output("-o", outputs.output)
+        plan.output("--anchors", outputs.anchors)
+        plan.output("--metrics", outputs.metrics)
+        plan.output("--report", live?.report)
+        plan.outputFolder("--snapshots", outputs.snapshots)
+        for frame in outputs.snapshotAt {
+            plan.output("--snapshot-at", (outputs.snapshots as NSString).appendingPathComponent(SnapshotSink.fileName(frame: frame)))
+        }
+        try plan.check()
+    }
+
     func execute() throws {
+        try checkedPlan()
+        // The slow part (models, card features) before any output is created, so that a run
+        // stopped during it leaves every file as it was.
+        let intrinsics = try intrinsics()
+        var stages = try makeStages(intrinsics: intrinsics)
+        let overlay = live?.overlay == true ? StatsOverlayStage() : nil
+        if let overlay { stages.append(overlay) }
+        if cb_stop_requested() != 0 {
+            logger.notice("stopped before the first frame; no output was created or changed")
+            throw ExitCodeInterrupted()
+        }
         var sinks: [FrameSink] = []
         var video: VideoFileSink?
         let metrics: MetricsSink?
@@ -115,19 +150,8 @@ struct PipelineAssembly {
             throw error
         }
         if let feed { sinks.append(feed) }
-        let intrinsics = try intrinsics()
-        var stages: [FrameStage]
-        let overlay = live?.overlay == true ? StatsOverlayStage() : nil
         let recorder = live != nil ? BenchRecorder() : nil
         if let recorder { sinks.insert(recorder, at: 0) }
-        do {
-            stages = try makeStages(intrinsics: intrinsics)
-            if let overlay { stages.append(overlay) }
-        } catch {
-            for sink in sinks { try? sink.finish() }
-            try? metrics?.finish()
-            throw error
-        }
         let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, metrics: metrics,
                                 options: .init(tier: run.tier == .high ? .high : .low, frameLimit: run.frames))
         pipeline.options.slowdown = run.emulateSlow
@@ -157,13 +181,17 @@ struct PipelineAssembly {
             recorder?.record(m)
             feed?.frameFinished(m)
         }
-        cb_install_stop_handlers()
         logger.info("input \(source.name): \(source.size) at \(String(format: "%.3g", source.framesPerSecond)) fps")
         let summary: Pipeline.Summary
         do {
             summary = try pipeline.run()
         } catch let error as PipelineError {
             progress.finish()
+            if case SinkError.readerClosed = error.underlying {
+                // `--anchors - | head`: the reader has what it wanted; not a failure.
+                logger.notice("the reader of standard output closed it; stopped after \(error.summary.framesProcessed) frames, other outputs finalized")
+                return
+            }
             logger.notice("stopped after \(error.summary.framesProcessed) frames; outputs written so far are closed")
             throw error
         }
@@ -175,8 +203,12 @@ struct PipelineAssembly {
         if summary.framesDropped > 0 { report += ", \(summary.framesDropped) dropped to keep up" }
         if let video { report += "; video: \(video.path) (\(video.codec), \(video.framesWritten) frames)" }
         for path in snapshots.written { report += "; snapshot: \(path)" }
+        if let images = source as? ImageSource, !images.skippedImages.isEmpty {
+            report += "; \(images.skippedImages.count) image\(images.skippedImages.count == 1 ? "" : "s") skipped"
+            if images.skippedImages.count > 5 { report += " (-v names them all)" }
+        }
         logger.notice("\(report)")
-        if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted,
+        if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted, !(source is ImageSource),
            summary.framesProcessed + summary.framesDropped < expected - 1 {
             logger.warning("\(source.name): the container announced \(expected) frames but only \(summary.framesProcessed + summary.framesDropped) could be decoded (truncated or corrupt file)")
         }
@@ -187,20 +219,30 @@ struct PipelineAssembly {
             let machine = MachineInfo.current(pinned: "all")
             FileHandle.standardError.write(Data((BenchReport.table(runs: [run], machine: machine) + "\n").utf8))
             if let path = live.report {
-                try BenchReport.json(runs: [run], machine: machine, input: source.name, paced: true)
-                    .write(toFile: path, atomically: true, encoding: .utf8)
+                try WholeFile.write(BenchReport.json(runs: [run], machine: machine, input: source.name, paced: true), to: path)
                 logger.notice("latency report: \(path)")
             }
         }
         if summary.interrupted {
-            logger.notice("interrupted; outputs finalized")
+            logger.notice("stopped by \(ExitCodeInterrupted.signalName); outputs finalized")
             throw ExitCodeInterrupted()
         }
     }
 }
 
-/// Exit status 130 after an interrupt, as shells expect, once everything is finalized.
-struct ExitCodeInterrupted: Error {}
+/// Exit status 128 + the signal (130 for Ctrl-C) after a stop signal, as shells expect, once
+/// everything is finalized.
+struct ExitCodeInterrupted: Error {
+    static var signalName: String {
+        switch cb_stop_signal() {
+        case SIGHUP: return "SIGHUP (the terminal closed)"
+        case SIGQUIT: return "SIGQUIT"
+        case SIGTERM: return "SIGTERM"
+        default: return "Ctrl-C (SIGINT)"
+        }
+    }
+    var exitCode: ExitCode { ExitCode(128 + (cb_stop_signal() > 0 ? cb_stop_signal() : SIGINT)) }
+}
 
 /// The progress line on stderr: frames, rate and ETA. Redrawn in place on a terminal, a plain
 /// line every few seconds otherwise (logs, CI).

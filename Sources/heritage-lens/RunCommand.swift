@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
@@ -18,7 +19,7 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("Frame size to ask the camera for.", valueName: "WxH"))
     var size: String = "640x480"
 
-    @Option(help: ArgumentHelp("Frame rate to ask the camera for.", valueName: "fps"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame rate to ask the camera for.", valueName: "fps"))
     var fps: Double = 30
 
     @Option(help: "Capture backend: v4l2 (direct, driver timestamps) or opencv (OpenCV's VideoCapture).")
@@ -45,7 +46,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         _ = try parsedSize()
-        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be between 0 and 1000") }
+        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000") }
     }
 
     func parsedSize() throws -> Size {
@@ -58,6 +59,9 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        // Before any file is opened: a stop from here on finalizes what exists, or leaves
+        // everything untouched when no output was created yet.
+        cb_install_stop_handlers()
         let logger = options.configureProcess()
         do {
             let path = CameraDevices.path(for: camera)
@@ -86,10 +90,11 @@ struct Run: ParsableCommand {
             var assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
                                             cameraName: cameraName, backgroundDetection: true, preview: preview, logger: logger)
             assembly.live = (!noOverlay, report)
+            assembly.plan.input("--camera", path)
             assembly.network = network
             try assembly.execute()
-        } catch is ExitCodeInterrupted {
-            throw ExitCode(130)
+        } catch let stop as ExitCodeInterrupted {
+            throw stop.exitCode
         } catch {
             exitWithOneLine(error)
         }

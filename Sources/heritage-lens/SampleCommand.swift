@@ -12,7 +12,7 @@ struct MakeSample: ParsableCommand {
     @Option(name: [.customShort("o"), .long], help: "Where to write it.")
     var output: String = "Samples/sample.mp4"
 
-    @Option(help: "Number of frames (30 per second).")
+    @Option(parsing: .unconditional, help: "Number of frames (30 per second).")
     var frames: Int = 180
 
     func validate() throws {
@@ -23,6 +23,9 @@ struct MakeSample: ParsableCommand {
         var options = SampleVideo.Options()
         options.frameCount = frames
         do {
+            var plan = OutputPlan()
+            plan.output("-o", output)
+            try plan.check()
             try SampleVideo(options: options).write(to: output)
             print("wrote \(output): \(frames) frames, \(options.size) at \(Int(options.framesPerSecond)) fps")
         } catch {

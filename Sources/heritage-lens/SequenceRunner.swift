@@ -13,6 +13,23 @@ struct SequenceOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Also write each sequence as <dir>/<name>.mp4 with the anchors drawn.", valueName: "dir"))
     var videos: String?
+
+    func validate() throws {
+        // Before minutes of evaluation, not after the first sequence.
+        var plan = OutputPlan()
+        plan.outputFolder("--videos", videos)
+        do { try plan.check() } catch { throw ValidationError("\(error)") }
+    }
+
+    /// The sequences `--only` names, in their own order; a name that is none of them is an error
+    /// (it used to select nothing and report a perfect score).
+    func selected<S>(_ sequences: [S], name: (S) -> String) throws -> [S] {
+        let names = sequences.map(name)
+        if let unknown = only.first(where: { !names.contains($0) }) {
+            throw CommandFailure("--only \(unknown): no such sequence; one of \(names.joined(separator: ", "))")
+        }
+        return sequences.filter { only.isEmpty || only.contains(name($0)) }
+    }
 }
 
 /// Runs the pipeline over one evaluation sequence: the given tracking stages after the gray

@@ -53,9 +53,11 @@ void cb_frame_ended(void);
 /** How many times a background thread has been paused for a frame (tests, diagnostics). */
 int64_t cb_gate_pauses(void);
 
-/** Restricts the process's threads (this one and those it starts later) to `count` CPUs starting
- *  at `first`. 0 ok, -1 fail. */
-int32_t cb_pin_to_cpus(int32_t first, int32_t count);
+/** The CPUs this process may run on (its affinity: taskset, cgroups), ascending, at most
+ *  `capacity` of them: their count, or -1. */
+int32_t cb_allowed_cpus(int32_t *out, int32_t capacity);
+/** Restricts the process's threads (this one and those it starts later) to these CPUs. 0 ok, -1 fail. */
+int32_t cb_pin_to_cpu_list(const int32_t *cpus, int32_t count);
 /** Peak resident set size of the process, in kilobytes. */
 int64_t cb_peak_rss_kb(void);
 /** CPU time of the whole process (all threads), in nanoseconds. */
@@ -65,10 +67,16 @@ int64_t cb_process_cpu_ns(void);
  *  --dump-after=cb_bench_section writes one profile per kernel (scripts/callgrind-kernels.sh). */
 void cb_bench_section(void (*fn)(void *), void *context);
 
-/* SIGINT/SIGTERM: the first sets a flag the pipeline polls to finish cleanly; a second one exits
- * at once with status 130. */
+/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: the first sets a flag the pipeline polls to finish cleanly;
+ * a second one exits at once with status 128 + the first signal. SIGPIPE is ignored (writes
+ * to a closed pipe fail with EPIPE instead). */
 void cb_install_stop_handlers(void);
+/** SIGQUIT quits (core dump, status 131) as Unix programs do, instead of the Swift runtime's
+ *  crash report after which the program went on. */
+void cb_default_quit_signal(void);
 int32_t cb_stop_requested(void);
+/** The first stop signal received (SIGINT...), 0 when none. */
+int32_t cb_stop_signal(void);
 /** Sets the flag as a signal would (tests, stall handling). */
 void cb_request_stop(void);
 void cb_clear_stop(void);
@@ -97,7 +105,9 @@ int32_t cb_image_fill(cb_image *img, double b, double g, double r, double a);
 int32_t cb_image_read(cb_image *dst, const char *path);
 /** Converts in place to 8-bit BGR: gray, BGRA, 16-bit and float images are brought to 8UC3. */
 int32_t cb_image_normalize_bgr(cb_image *img);
-int32_t cb_image_write(const cb_image *img, const char *path);
+/** The image encoded as a file of the format `extension` names (".png", ".jpg"), valid until the
+ *  next call on this thread; NULL on failure. The caller writes the file (checked). */
+const uint8_t *cb_image_encode(const cb_image *img, const char *extension, size_t *size);
 /** BGR (or BGRA) to 8-bit gray into dst, reusing dst's buffer. */
 int32_t cb_image_to_gray(const cb_image *src, cb_image *dst);
 /** interp: 0 nearest, 1 linear, 3 area. */
@@ -120,6 +130,10 @@ size_t cb_bytes_size(const cb_bytes *bytes);
 int32_t cb_image_encode_jpeg(const cb_image *img, int32_t quality, cb_bytes *out);
 /** Mean absolute difference per channel value between two images of one shape (tests, checks). */
 double cb_image_mean_abs_diff(const cb_image *a, const cb_image *b);
+/** The same after bringing both to the same mean (a change of exposure is no difference) and
+ *  shifting one against the other by up to `max_shift` pixels each way, the smallest over the
+ *  shifts and over the overlap (a pan is no difference either). */
+double cb_image_mean_abs_diff_matched(const cb_image *a, const cb_image *b, int32_t max_shift);
 /** Mean of channel c inside a rectangle (clipped to the image). */
 double cb_image_mean_in_rect(const cb_image *img, int32_t c, int32_t x, int32_t y, int32_t w, int32_t h);
 
@@ -157,6 +171,10 @@ int32_t cb_draw_text(cb_image *img, const char *text, float x, float y, double s
 int32_t cb_gaussian_blur(cb_image *img, int32_t ksize, double sigma);
 /** Adds zero-mean gaussian noise of the given sigma (deterministic for a seed). */
 int32_t cb_add_noise(cb_image *img, double sigma, uint64_t seed);
+/** Maps every 8-bit value v to 255 (v/255)^gamma (below 1 washes out, above 1 darkens). */
+int32_t cb_apply_gamma(cb_image *img, double gamma);
+/** Blurs along the segment (dx, dy) pixels, as a camera's exposure does to motion. */
+int32_t cb_motion_blur(cb_image *img, double dx, double dy);
 
 /* ---------------------------------------------------------------- video files */
 
@@ -182,12 +200,16 @@ int32_t cb_video_reader_skip(cb_video_reader *r);
 void cb_video_reader_free(cb_video_reader *r);
 
 typedef struct cb_video_writer cb_video_writer;
-/** fourcc: four characters ("avc1", "mp4v", "MJPG"). */
+/** fourcc: four characters ("avc1" H.264, "mp4v" MPEG-4 Part 2, "MJPG"); the container follows
+ *  the extension. MP4/MOV are fragmented and Matroska clustered, each piece flushed to the file
+ *  when complete, so the file plays up to its last second at any moment. NULL on failure. */
 cb_video_writer *cb_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width,
                                       int32_t height);
+/** 0, or -1 when the frame could not be encoded or written (a full disk: cb_last_error says). */
 int32_t cb_video_writer_write(cb_video_writer *w, const cb_image *frame);
-/** Finalizes the container (moov atom, index); the file is valid after this. */
-void cb_video_writer_free(cb_video_writer *w);
+/** Drains the encoder, writes the trailer, closes the file and frees w: 0, or -1 when any of it
+ *  (or an earlier write) failed. */
+int32_t cb_video_writer_close(cb_video_writer *w);
 
 /* ---------------------------------------------------------------- preview window (highgui) */
 
@@ -241,6 +263,17 @@ void cb_hog_detector_free(cb_hog_detector *d);
  *  scaling it by `scale`. Rects are returned in full-image pixels with their detector score. */
 int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, cb_rect *out,
                       double *scores, int32_t max_out);
+
+/** Scores how much the upright-rolled square at (cx, cy) with side `side` (a detector-style box,
+ *  rolled by `angle_rad`) looks like a face to dlib's HOG filters: the crop is de-rolled and scaled
+ *  so the box fills the detector's 80 px window, and the best window near its centre and scale is
+ *  taken (windows up to `reach` cells of 8 px off the centre, at the box's scale: 1 to check a
+ *  track, more to find a face that moved). Writes dlib's detection confidence (faces about 0.3-2.5, background below 0) and the box
+ *  that window covers, in image pixels (upright in the de-rolled frame: its centre and side).
+ *  Returns 1, or 0 when no window was scored, -1 on error. Not thread-safe per detector. */
+int32_t cb_hog_score_window(cb_hog_detector *d, const cb_image *gray, double cx, double cy, double side,
+                            double angle_rad, int32_t reach, double *score, double *found_cx, double *found_cy,
+                            double *found_side);
 
 typedef struct cb_cascade cb_cascade;
 cb_cascade *cb_cascade_load(const char *xml_path);
@@ -337,7 +370,9 @@ typedef struct {
 
 /** Reads an OpenCV FileStorage (YAML/XML) calibration. On failure cb_last_error names the field. */
 int32_t cb_calibration_read(const char *path, cb_calibration *out);
-int32_t cb_calibration_write(const char *path, const cb_calibration *cal, const char *date);
+/** The calibration as the text of a file at `path` (YAML, or XML/JSON by extension), valid until
+ *  the next call on this thread; NULL on failure. */
+const char *cb_calibration_text(const cb_calibration *cal, const char *date, const char *path);
 
 #ifdef __cplusplus
 }

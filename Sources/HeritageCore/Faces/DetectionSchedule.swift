@@ -21,6 +21,7 @@ public struct DetectionSchedule: Sendable {
 
     public var options: Options
     private var lastSearch: Int?
+    private var searchRequested = false
     private var lastVerify: [Int: Int] = [:]
 
     public init(options: Options = Options()) {
@@ -30,6 +31,11 @@ public struct DetectionSchedule: Sendable {
     /// Whether a full-frame search is due at `frame` given how many faces are tracked.
     public mutating func searchDue(at frame: Int, trackedFaces: Int) -> Bool {
         let interval = trackedFaces == 0 ? options.searchInterval : options.refreshInterval
+        if searchRequested {
+            searchRequested = false
+            lastSearch = frame
+            return true
+        }
         guard let last = lastSearch else {
             lastSearch = frame
             return true
@@ -39,6 +45,12 @@ public struct DetectionSchedule: Sendable {
             return true
         }
         return false
+    }
+
+    /// Makes the next `searchDue` true whatever the interval: the scene was cut or a face was just
+    /// lost, and whoever is there now should be found at once.
+    public mutating func searchSoon() {
+        searchRequested = true
     }
 
     /// Tracks (by id) whose re-detection is due at `frame`; new ids start their count now.

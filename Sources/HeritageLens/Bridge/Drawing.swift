@@ -68,4 +68,12 @@ extension Image {
     public func addNoise(sigma: Double, seed: UInt64) throws {
         try check(cb_add_noise(raw, sigma, seed), "add noise")
     }
+
+    public func applyGamma(_ gamma: Double) throws {
+        try check(cb_apply_gamma(raw, gamma), "gamma")
+    }
+
+    public func motionBlur(dx: Double, dy: Double) throws {
+        try check(cb_motion_blur(raw, dx, dy), "motion blur")
+    }
 }

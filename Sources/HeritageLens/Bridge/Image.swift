@@ -1,4 +1,5 @@
 import CBridge
+import Foundation
 import HeritageCore
 
 /// An image in a native OpenCV buffer (a cv::Mat), freed with this object.
@@ -59,9 +60,16 @@ public final class Image: @unchecked Sendable {
         try check(cb_image_normalize_bgr(raw), "convert image to 8-bit BGR")
     }
 
-    /// Writes a PNG, JPEG or any format imwrite knows by extension.
+    /// Writes a PNG, JPEG or any format OpenCV knows by extension, every write checked.
     public func write(to path: String) throws {
-        try check(cb_image_write(raw, path), "write \(path)")
+        try WholeFile.write(encoded(as: "." + (path as NSString).pathExtension), to: path)
+    }
+
+    /// The bytes of an image file of the format `fileExtension` (".png") names.
+    public func encoded(as fileExtension: String) throws -> [UInt8] {
+        var size = 0
+        guard let bytes = cb_image_encode(raw, fileExtension, &size) else { throw BridgeError.last("encode \(fileExtension)") }
+        return Array(UnsafeBufferPointer(start: bytes, count: size))
     }
 
     public func convertToGray(into gray: Image) throws {
@@ -96,6 +104,14 @@ public final class Image: @unchecked Sendable {
     /// Mean absolute difference per sample with another image of the same shape.
     public func meanAbsoluteDifference(to other: Image) throws -> Double {
         let d = cb_image_mean_abs_diff(raw, other.raw)
+        if d < 0 { throw BridgeError.last("compare images") }
+        return d
+    }
+
+    /// The difference left once both gray images have the same mean and contrast and are shifted by up
+    /// to `shift` pixels against each other (the best shift), over their overlap.
+    public func difference(to other: Image, matchingMeansAndShiftingUpTo shift: Int) throws -> Double {
+        let d = cb_image_mean_abs_diff_matched(raw, other.raw, Int32(shift))
         if d < 0 { throw BridgeError.last("compare images") }
         return d
     }

@@ -48,6 +48,17 @@ public enum CalibrationFile {
             throw CalibrationError.invalidField(path, field: "camera_matrix",
                                                 reason: "is not a pinhole camera matrix [fx 0 cx; 0 fy cy; 0 0 1]")
         }
+        // A focal length gives the field of view: 0.05 to 50 image widths is 1° to 170°; outside
+        // that it is a broken file (fx = 1e-30 put 1.9e+29 m into the anchors).
+        let width = Double(cal.width), height = Double(cal.height)
+        for (name, f) in [("fx", k[0]), ("fy", k[4])] where !(f >= 0.05 * width && f <= 50 * width) {
+            throw CalibrationError.invalidField(path, field: "camera_matrix",
+                                                reason: "has \(name) = \(f), not a focal length for a \(cal.width) px wide image (expected \(Int(0.05 * width)) to \(Int(50 * width)) px)")
+        }
+        guard k[2] >= 0, k[2] <= width, k[5] >= 0, k[5] <= height else {
+            throw CalibrationError.invalidField(path, field: "camera_matrix",
+                                                reason: "puts the principal point (cx \(k[2]), cy \(k[5])) outside the \(cal.width)x\(cal.height) image")
+        }
         guard d.allSatisfy(\.isFinite) else {
             throw CalibrationError.invalidField(path, field: "distortion_coefficients", reason: "has non-finite values")
         }
@@ -70,6 +81,7 @@ public enum CalibrationFile {
         cal.width = Int32(intrinsics.size.width)
         cal.height = Int32(intrinsics.size.height)
         cal.rms = rms
-        try check(cb_calibration_write(path, &cal, date), "write \(path)")
+        guard let text = cb_calibration_text(&cal, date, path) else { throw BridgeError.last("encode calibration for \(path)") }
+        try WholeFile.write(String(cString: text), to: path)
     }
 }

@@ -104,7 +104,7 @@ public final class CardSet: @unchecked Sendable {
         let smallOrb = try ORBExtractor(features: Self.featuresPerCard / 2, levels: 8)
         var loaded: [CardReference] = []
         for entry in manifest.cards {
-            let path = (folder as NSString).appendingPathComponent(entry.image)
+            let path = entry.image.hasPrefix("/") ? entry.image : (folder as NSString).appendingPathComponent(entry.image)
             guard entry.width_m > 0.01, entry.width_m < 5 else {
                 throw CardSetError.badCard(manifestPath, field: "cards[\(entry.id)].width_m",
                                            reason: "must be a width in metres between 0.01 and 5")
@@ -153,14 +153,23 @@ public final class CardSet: @unchecked Sendable {
     static func describe(_ error: Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, let context):
-            return "missing field \((context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "."))"
+            return "missing field \(field(context.codingPath + [key]))"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+            return "wrong type at \(field(context.codingPath))"
         case DecodingError.dataCorrupted:
             return "not JSON"
         default:
             return "\(error)"
         }
+    }
+
+    /// `cards[0].id`, as the file spells it (not JSONDecoder's "cards.Index 0.id").
+    static func field(_ path: [CodingKey]) -> String {
+        var out = ""
+        for key in path {
+            if let i = key.intValue { out += "[\(i)]" } else { out += (out.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return out.isEmpty ? "the top level" : out
     }
 
     public static var defaultCacheFolder: String? {

@@ -20,14 +20,16 @@ public struct TargetRating: Sendable {
     public var stars: Int
 
     /// The stars from the figures: one each for ≥ 300 features, ≥ 70 % coverage (two for ≥ 90 %),
-    /// ≤ 15 % repetition, ≤ 5 % confusion.
+    /// ≤ 15 % repetition, ≤ 5 % confusion. Repetition and confusion are shares of the features,
+    /// which say nothing of an image with too few (a blank image confuses with nothing): they
+    /// count only with ≥ 300 features.
     public static func stars(features: Int, coverage: Double, repetition: Double, confusion: Double) -> Int {
         var s = 0
         if features >= 300 { s += 1 }
         if coverage >= 0.7 { s += 1 }
         if coverage >= 0.9 { s += 1 }
-        if repetition <= 0.15 { s += 1 }
-        if confusion <= 0.05 { s += 1 }
+        if features >= 300 && repetition <= 0.15 { s += 1 }
+        if features >= 300 && confusion <= 0.05 { s += 1 }
         return s
     }
 }

@@ -13,29 +13,38 @@ public struct AnnotatedFace: Sendable {
 public enum AnnotatedFaces {
     public enum Failure: Error, CustomStringConvertible {
         case unreadable(String, reason: String)
+        /// Not one box with all 68 points (the sequences are built from such faces).
+        case noCompleteFace([String], partialBoxes: Int)
 
         public var description: String {
             switch self {
             case .unreadable(let p, let reason): return "\(p): not a dlib landmark XML file (\(reason))"
+            case .noCompleteFace(let paths, let partial):
+                let named = paths.count == 1 ? paths[0] : "\(paths[0]) and \(paths.count - 1) more"
+                let found = partial > 0 ? "\(partial) face\(partial == 1 ? "" : "s") with fewer points" : "no face at all"
+                return "\(named): no face with all 68 landmark points (\(found)); eval-faces needs dlib's 68-point annotations"
             }
         }
     }
 
     /// Faces with all 68 points, from every XML file given; image paths are resolved beside the XML.
+    /// Boxes with fewer points are skipped; files with none at all are an error.
     public static func load(_ xmlPaths: [String]) throws -> [AnnotatedFace] {
         var faces: [AnnotatedFace] = []
+        var partial = 0
         for path in xmlPaths {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw Failure.unreadable(path, reason: "cannot read the file")
             }
-            faces += try parse(data, folder: (path as NSString).deletingLastPathComponent, path: path)
+            faces += try parse(data, folder: (path as NSString).deletingLastPathComponent, path: path, partialBoxes: &partial)
         }
+        if faces.isEmpty && !xmlPaths.isEmpty { throw Failure.noCompleteFace(xmlPaths, partialBoxes: partial) }
         return faces
     }
 
     /// A small tag scanner for this one format. Foundation's XMLParser crashed (SIGILL inside
     /// libFoundationXML) on some corrupt files the fuzz tests made, so it is not used.
-    static func parse(_ data: Data, folder: String, path: String) throws -> [AnnotatedFace] {
+    static func parse(_ data: Data, folder: String, path: String, partialBoxes: inout Int) throws -> [AnnotatedFace] {
         let text = String(decoding: data, as: UTF8.self)
         var faces: [AnnotatedFace] = []
         var image: String?
@@ -70,6 +79,8 @@ public enum AnnotatedFaces {
             case "/box":
                 if let image, let box, parts.count == 68 {
                     faces.append(AnnotatedFace(imagePath: image, box: box, landmarks: (0..<68).map { parts[$0]! }))
+                } else {
+                    partialBoxes += 1
                 }
                 box = nil
             case "/dataset":

@@ -39,12 +39,24 @@ public struct DetectionRunner {
         min(2.5, max(0.25, 90 / (FaceFrame.detectorBoxWidth * minimumEyeDistance)))
     }
 
+    /// A washed-out or dark frame brought to middle grey by a tone curve before the search: the
+    /// detector's gradients vanish in the flat end of a gamma 0.36 or 2.2 curve (a washed-out
+    /// face on a bright wall was not found at all), and a curve that restores them costs a
+    /// table lookup. Frames of ordinary exposure are searched as they are.
+    func exposed(_ gray: Image) throws -> Image {
+        let mean = try gray.mean(channel: 0, in: Rect(x: 0, y: 0, width: Double(gray.width), height: Double(gray.height)))
+        guard mean > 150 || mean < 60, mean > 1, mean < 254 else { return gray }
+        let corrected = try gray.copy()
+        try corrected.applyGamma(log(110.0 / 255) / log(mean / 255))
+        return corrected
+    }
+
     func run(_ job: FaceDetectionJob, on gray: Image) throws -> [FaceDetection] {
         switch job {
         case .search:
             // New faces get their landmarks here, on the frame they were found in: exact dlib
             // boxes for the fit, and the cost stays with the worker.
-            return try detector.detect(in: gray, region: nil, scale: searchScale).map { d in
+            return try detector.detect(in: try exposed(gray), region: nil, scale: searchScale).map { d in
                 var d = d
                 d.landmarks = try predictor.fit(in: gray, box: d.box)
                 return d

@@ -6,29 +6,46 @@ import Logging
 /// A tracked face costs one landmark fit per frame: the next frame's fit is placed from the
 /// previous landmarks (centre, size and roll, the way MediaPipe crops its face mesh from the last
 /// landmarks), not from a detection. Detection runs only as scheduled (`DetectionSchedule`) to find
-/// new faces and to re-confirm tracks, through an `IdleTimeWorker` that may run off the frame path. A track is confirmed after `confirmAfter` plausible fits, survives `maximumMisses`
-/// implausible ones, is dropped when re-detection around it fails twice, and its id comes back if
-/// the face is found again near where it was lost within `lostMemory` seconds.
+/// new faces and to re-confirm tracks, through an `IdleTimeWorker` that may run off the frame path.
+///
+/// Every fit is checked against the face detector's own filters (`FaceAppearanceCheck`, one
+/// window at the fit's scale and roll): the landmark predictor returns a plausible face shape on
+/// any texture, so without the check a track outlives its face after a cut or a fast exit and
+/// slides over the background. A track is confirmed after `confirmAfter` fits that look like a
+/// face, is hidden on a frame whose fit does not, is dropped after `maximumMisses` such frames in
+/// a row, or at once when the check finds no face at all or the scene is cut under it; its id
+/// comes back if the face is found again near where
+/// it was lost within `lostMemory` seconds.
 public final class FaceTracker {
     public struct Options {
         /// Smallest face to find, in pixels between the eye centres.
         public var minimumEyeDistance = 28.0
         public var maximumFaces = 4
         /// Detector score a search detection needs to start a track (dlib's SVM margin; real
-        /// faces score about 0.5-2, look-alikes such as badges and animal faces about 0-0.2).
-        public var detectionThreshold = 0.25
+        /// faces score about 0.5-2, faces washed out, turned or small 0-0.3, look-alikes such as
+        /// badges and animal faces about 0-0.2): dlib's own threshold, since a start also needs
+        /// the appearance check and `confirmAfter` fits that pass it.
+        public var detectionThreshold = 0.0
         /// Plausible fits before a new track's anchors are published.
         public var confirmAfter = 2
-        /// Consecutive implausible fits a track survives (the face is absent from those frames).
+        /// Consecutive frames without a fit that looks like a face a track survives (hidden).
         public var maximumMisses = 2
-        /// Failed re-detections in a row that drop a track.
-        public var failedVerificationsToDrop = 2
+        /// Appearance scores (`FaceAppearance.score`, dlib's detection confidence of the fit's own
+        /// window): a confirmed track is shown at `keepScore` or above; a new track's fits count
+        /// towards confirmation, and a search's detection starts a track, at `confirmScore` or
+        /// above; one frame below `dropScore`, or below `cutScore` on a frame that starts a new
+        /// scene, drops the track. Faces score 0.3-2.5, faces in heavy noise or blur -1 to 0;
+        /// background under -1.2 (measured on the shared faces and the Debian photos).
+        public var keepScore = -1.2
+        public var confirmScore = -0.9
+        public var dropScore = -2.0
+        public var cutScore = -0.6
         /// How long a lost track's id can be reclaimed.
         public var lostMemory = 1.0
         public var schedule = DetectionSchedule.Options()
         public var plausibility = LandmarkPlausibility.Options()
         /// Landmark smoothing; `beta` is per eye distance per second.
-        public var smoothing = OneEuroFilter.Options(minCutoff: 1.2, beta: 6, derivativeCutoff: 1.0)
+        public var smoothing = OneEuroFilter.Options(minCutoff: 1.2, beta: 20, derivativeCutoff: 3.0)
 
         public init() {}
     }
@@ -41,7 +58,6 @@ public final class FaceTracker {
         var smoothed: [Point2]
         var hits = 0
         var misses = 0
-        var failedVerifications = 0
         var confirmed = false
         var visible = true
         var lastSeen: Double
@@ -52,6 +68,9 @@ public final class FaceTracker {
         var boxOffset = Point2(0, 0)
         var boxScale = 1.0
         var boxSamples = 0
+        /// A running mean of the appearance scores of accepted fits: a fit scoring well below what
+        /// this face usually scores has slipped, even if the score alone would pass.
+        var typicalScore: Double?
 
         var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
     }
@@ -64,6 +83,11 @@ public final class FaceTracker {
 
     public let options: Options
     private let predictor: LandmarkPredictor
+    private let appearance: FaceAppearanceCheck
+    private let sceneChange = SceneChangeMeter()
+    /// Frame index of the last cut: detections made on frames before it show another scene.
+    private var lastCut = Int.min
+    private var cutNow = false
     private let worker: IdleTimeWorker<[FaceDetectionJob], [FaceDetectionResult]>
     private let plausibility: LandmarkPlausibility
     private var schedule: DetectionSchedule
@@ -73,13 +97,21 @@ public final class FaceTracker {
     private var frameSize = Size(width: 0, height: 0)
     /// Share of the last frame's motion assumed to continue.
     let motionPrediction = 0.5
+    /// How far (in box sides) a fit may land from where it started before it is fitted again.
+    /// Cells of the detector's window (a tenth of a box) a lost face is looked for around its track.
+    let recoveryReach = 3
+    /// How far below its typical score a fit may fall before other starts are tried.
+    let doubtMargin = 0.8
+    let refitDistance = 0.08
     private let logger = Logger(label: "heritage-lens.faces")
     /// CPU ms of detection work whose results arrived this frame, by job kind.
     public private(set) var detectionMilliseconds = 0.0
 
     /// `background`: run detection on an idle-time thread (live) instead of inline (deterministic).
-    public init(detector: FaceDetector, predictor: LandmarkPredictor, background: Bool, options: Options = Options()) {
+    public init(detector: FaceDetector, predictor: LandmarkPredictor, appearance: FaceAppearanceCheck, background: Bool,
+                options: Options = Options()) {
         self.predictor = predictor
+        self.appearance = appearance
         let runner = DetectionRunner(detector: detector, predictor: predictor, minimumEyeDistance: options.minimumEyeDistance)
         worker = IdleTimeWorker(name: "heritage-lens face detection", background: background) { gray, frame, jobs in
             try jobs.map { job in
@@ -100,6 +132,11 @@ public final class FaceTracker {
     /// Hands the detection jobs due at this frame to the worker. With an inline worker they run
     /// here; with a background worker this returns at once.
     public func scheduleDetection(on gray: Image, frameIndex: Int) throws {
+        cutNow = try sceneChange.isCut(gray)
+        if cutNow {
+            lastCut = frameIndex
+            schedule.searchSoon()
+        }
         var jobs: [FaceDetectionJob] = []
         if schedule.searchDue(at: frameIndex, trackedFaces: tracks.count) { jobs.append(.search) }
         for id in schedule.verificationsDue(at: frameIndex, trackIDs: tracks.map(\.id)) {
@@ -126,15 +163,20 @@ public final class FaceTracker {
         for finished in worker.collect() {
             for result in finished.output {
                 detectionMilliseconds += result.milliseconds
+                // A detection made before a cut shows the scene before it.
+                guard result.frameIndex >= lastCut else { continue }
                 try take(result, gray: gray, stale: result.frameIndex < frameIndex, time: time)
             }
         }
         // 3. Lose tracks that missed too often; forget old losses; remove duplicates.
+        let before = tracks.count
         tracks.removeAll { t in
-            let drop = t.misses > options.maximumMisses || t.failedVerifications >= options.failedVerificationsToDrop
+            let drop = t.misses > options.maximumMisses
             if drop { lost.append(LostTrack(id: t.id, box: t.frame.detectorBox, time: time)) }
             return drop
         }
+        // A face just lost may be there still, moved faster than the fit could follow.
+        if tracks.count < before { schedule.searchSoon() }
         lost.removeAll { time - $0.time > options.lostMemory }
         removeDuplicates()
         // 4. Publish confirmed, visible faces, smoothed.
@@ -149,17 +191,73 @@ public final class FaceTracker {
     private func follow(_ t: inout Track, gray: Image, time: Double) throws {
         let f = t.frame
         var centre = f.detectorBoxCentre + (t.boxOffset * f.eyeDistance).rotated(by: f.roll)
+        let still = centre
         // The last frame's motion ahead: fast moves stay inside the fit's box, and a wrong guess
         // costs little since the fit recentres on the face.
         if let previous = t.previousCentre { centre = centre + (f.eyeMidpoint - previous) * motionPrediction }
-        let fitted = try predictor.fit(in: gray, centre: centre, side: f.detectorBoxSide * t.boxScale, roll: f.roll)
         t.previousCentre = f.eyeMidpoint
-        if plausibility.check(fitted, previous: t.landmarks) == .plausible, mostlyInside(fitted) {
+        let threshold = t.confirmed ? options.keepScore : options.confirmScore
+        let doubtful = max(threshold, (t.typicalScore ?? threshold) - doubtMargin)
+        var best = try attempt(from: centre, side: f.detectorBoxSide * t.boxScale, roll: f.roll, track: t, gray: gray)
+        // A face that turned back, or stopped, is where it was rather than where it was going.
+        if (best?.score ?? -.infinity) < doubtful, motionPrediction > 0, centre.distance(to: still) > 1,
+           let again = try attempt(from: still, side: f.detectorBoxSide * t.boxScale, roll: f.roll, track: t, gray: gray),
+           again.score > best?.score ?? -.infinity {
+            best = again
+        }
+        // Still no face: look for it in a wider ring at the same scale (a move of up to a third of
+        // its box), the detector's filters pointing at where to fit.
+        if (best?.score ?? -.infinity) < doubtful {
+            let predicted = FaceFrame(eyeMidpoint: f.eyeMidpoint + (centre - still), eyeDistance: f.eyeDistance, roll: f.roll)
+            if let found = try appearance.appearance(of: predicted, in: gray, boxOffset: t.boxOffset, boxScale: t.boxScale,
+                                                     reach: recoveryReach),
+               found.score > best?.score ?? threshold,
+               let again = try attempt(from: found.centre, side: found.side, roll: f.roll, track: t, gray: gray),
+               again.score > best?.score ?? -.infinity {
+                best = again
+            }
+        }
+        guard let (fitted, score) = best else {
+            t.misses += 1
+            t.visible = false
+            return
+        }
+        if score < options.dropScore || (cutNow && score < options.cutScore) {
+            t.misses = options.maximumMisses + 1
+            t.visible = false
+        } else if score >= threshold {
             accept(fitted, into: &t, time: time)
+            t.typicalScore = t.typicalScore.map { $0 * 0.8 + score * 0.2 } ?? score
         } else {
             t.misses += 1
             t.visible = false
         }
+    }
+
+    /// One fit of `t`'s face started from `centre`, with its appearance score; nil when the fit
+    /// is not a plausible successor of the track's last landmarks or has left the frame.
+    private func attempt(from centre: Point2, side: Double, roll: Double, track t: Track,
+                         gray: Image) throws -> (points: [Point2], score: Double)? {
+        var fitted = try predictor.fit(in: gray, centre: centre, side: side, roll: roll)
+        // A fit that had to move far from where it started (a fast move the prediction missed) is
+        // fitted again from where it landed: the cascade is accurate only near its start.
+        let landed = FaceFrame(landmarks: fitted)
+        let landedCentre = landed.detectorBoxCentre + (t.boxOffset * landed.eyeDistance).rotated(by: landed.roll)
+        if landedCentre.distance(to: centre) > refitDistance * side {
+            fitted = try predictor.fit(in: gray, centre: landedCentre, side: landed.detectorBoxSide * t.boxScale,
+                                       roll: landed.roll)
+        }
+        guard plausibility.check(fitted, previous: t.landmarks) == .plausible, mostlyInside(fitted) else {
+            return nil
+        }
+        return (fitted, try appearanceScore(of: fitted, boxOffset: t.boxOffset, boxScale: t.boxScale, in: gray))
+    }
+
+    /// How much the fit's own detector window looks like a face (-10 when no window scored).
+    private func appearanceScore(of points: [Point2], boxOffset: Point2 = Point2(0, 0), boxScale: Double = 1,
+                                 in gray: Image) throws -> Double {
+        try appearance.appearance(of: FaceFrame(landmarks: points), in: gray, boxOffset: boxOffset, boxScale: boxScale)?
+            .score ?? -10
     }
 
     /// A face leaving the frame is lost once a third of its points are outside: the predictor
@@ -187,18 +285,14 @@ public final class FaceTracker {
         case .verify(let id, let region):
             guard let i = tracks.firstIndex(where: { $0.id == id }) else { return }
             let box = tracks[i].frame.detectorBox
+            // Only teaches the track its box: whether a face is there is the per-frame check's call,
+            // which also holds for faces the search's threshold would miss (turned, noisy, small).
             if let d = result.detections.max(by: { $0.box.iou(box) < $1.box.iou(box) }), d.box.iou(box) > 0.2 {
-                tracks[i].failedVerifications = 0
                 learnBox(d.box, predicted: region, into: &tracks[i])
-            } else {
-                tracks[i].failedVerifications += 1
             }
         case .search:
             for detection in result.detections.sorted(by: { $0.score > $1.score }) {
-                if let i = tracks.firstIndex(where: { $0.frame.detectorBox.iou(detection.box) > 0.25 }) {
-                    tracks[i].failedVerifications = 0
-                        continue
-                }
+                if tracks.contains(where: { $0.frame.detectorBox.iou(detection.box) > 0.25 }) { continue }
                 guard tracks.count < options.maximumFaces, detection.score >= options.detectionThreshold else { continue }
                 try start(from: detection, gray: gray, stale: stale, time: time)
             }
@@ -208,12 +302,23 @@ public final class FaceTracker {
     private func start(from detection: FaceDetection, gray: Image, stale: Bool, time: Double) throws {
         logger.debug("detection \(detection.box) score \(detection.score)")
         var fitted = try detection.landmarks ?? predictor.fit(in: gray, box: detection.box)
-        if stale {
-            // Found on an earlier frame (background worker): follow it into this one, as a track would.
-            let f = FaceFrame(landmarks: fitted)
-            fitted = try predictor.fit(in: gray, centre: f.detectorBoxCentre, side: f.detectorBoxSide, roll: f.roll)
-        }
+        // Fitted again in the box its own landmarks give: a detection's box can be a size off for
+        // a small or turned face, and a detection from an earlier frame (background worker) is
+        // followed into this one as a track would be.
+        let f = FaceFrame(landmarks: fitted)
+        fitted = try predictor.fit(in: gray, centre: f.detectorBoxCentre, side: f.detectorBoxSide, roll: f.roll)
         guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
+        var score = try appearanceScore(of: fitted, in: gray)
+        if score < options.confirmScore, stale {
+            // The face moved since: the detector's filters around it say where to.
+            let g = FaceFrame(landmarks: fitted)
+            guard let found = try appearance.appearance(of: g, in: gray, reach: recoveryReach),
+                  found.score >= options.confirmScore else { return }
+            fitted = try predictor.fit(in: gray, centre: found.centre, side: found.side, roll: g.roll)
+            guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
+            score = try appearanceScore(of: fitted, in: gray)
+        }
+        guard score >= options.confirmScore else { return }
         // A face found again where one was just lost keeps its id.
         let box = FaceFrame(landmarks: fitted).detectorBox
         var id: Int
@@ -264,3 +369,4 @@ public final class FaceTracker {
 
     public func finish() { worker.finish() }
 }
+

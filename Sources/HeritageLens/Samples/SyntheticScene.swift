@@ -23,11 +23,18 @@ public final class SyntheticScene {
         public var blurSigma = 0.0
         /// JPEG quality of a compression round trip, or nil for none.
         public var jpegQuality: Int?
+        /// Tone curve 255 (v/255)^gamma after lighting, or nil for none.
+        public var gamma: Double?
+        /// The blur a frame's exposure gives the motion, as a segment in pixels per frame index.
+        public var motionBlur: ((Int) -> Point2)?
 
-        public init(noiseSigma: Double = 0, blurSigma: Double = 0, jpegQuality: Int? = nil) {
+        public init(noiseSigma: Double = 0, blurSigma: Double = 0, jpegQuality: Int? = nil, gamma: Double? = nil,
+                    motionBlur: ((Int) -> Point2)? = nil) {
             self.noiseSigma = noiseSigma
             self.blurSigma = blurSigma
             self.jpegQuality = jpegQuality
+            self.gamma = gamma
+            self.motionBlur = motionBlur
         }
     }
 
@@ -57,6 +64,8 @@ public final class SyntheticScene {
         if let (left, right, offset) = lighting {
             try output.applyLight(gainLeft: left, gainRight: right, offset: offset)
         }
+        if let gamma = effects.gamma { try output.applyGamma(gamma) }
+        if let motion = effects.motionBlur?(index) { try output.motionBlur(dx: motion.x, dy: motion.y) }
         if effects.blurSigma > 0 {
             try output.blur(kernel: Int((effects.blurSigma * 3).rounded(.up)) * 2 + 1, sigma: effects.blurSigma)
         }
@@ -97,7 +106,7 @@ public final class SyntheticScene {
 }
 
 /// A small deterministic generator (SplitMix64): the same seed gives the same scene everywhere.
-public struct SplitMix64: Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

@@ -24,12 +24,17 @@ public protocol FrameSink: AnyObject {
 }
 
 /// Why a sink could not write, phrased for the person who named the output.
-public enum SinkError: Error, CustomStringConvertible {
+public enum SinkError: Error, CustomStringConvertible, Equatable {
     case outputFolderMissing(String)
     case outputNotWritable(String)
+    case outputIsFolder(String)
     case unsupportedVideoExtension(String)
     case videoWriterFailed(String, reason: String)
     case writeFailed(String, reason: String)
+    /// The reader of a pipe (standard output into `head`) closed it.
+    case readerClosed(String)
+    case overwritesInput(String, option: String, input: String, inputOption: String)
+    case sameOutput(String, options: [String])
 
     public var description: String {
         switch self {
@@ -37,12 +42,22 @@ public enum SinkError: Error, CustomStringConvertible {
             return "\(p): the folder does not exist; create it first"
         case .outputNotWritable(let p):
             return "\(p): cannot write here (read-only or permission denied); choose another path"
+        case .outputIsFolder(let p):
+            return "\(p): is a folder; name a file inside it"
         case .unsupportedVideoExtension(let p):
             return "\(p): unsupported video extension; use .mp4, .mkv, .mov or .avi"
         case .videoWriterFailed(let p, let reason):
             return "\(p): cannot write video (\(reason))"
         case .writeFailed(let p, let reason):
-            return "\(p): write failed (\(reason)); is the disk full?"
+            let full = reason.contains("No space left") || reason.contains("quota")
+            return "\(p): write failed (\(reason))" + (full ? "; free some space or write to another disk" : "")
+        case .readerClosed(let p):
+            return "\(p): the reader closed the pipe"
+        case .overwritesInput(let p, let option, let input, let inputOption):
+            let same = p == input ? "" : " (through a link, or the same file by another path)"
+            return "\(p): \(option) would overwrite the input \(input) (\(inputOption))\(same); choose another output path"
+        case .sameOutput(let p, let options):
+            return "\(p): \(options.joined(separator: " and ")) name the same file\(p == "-" ? " (standard output)" : ""); give each output its own path"
         }
     }
 }

@@ -10,14 +10,13 @@ public final class SnapshotSink: FrameSink {
     public private(set) var written: [String] = []
 
     public init(folder: String, frames: Set<Int> = []) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw SinkError.outputFolderMissing(folder + "/")
-        }
-        guard FileManager.default.isWritableFile(atPath: folder) else { throw SinkError.outputNotWritable(folder) }
+        try OutputPath.validateFolder(folder)
         self.folder = folder
         self.frames = frames
     }
+
+    /// `heritage-lens-000017.png`.
+    public static func fileName(frame: Int) -> String { String(format: "heritage-lens-%06d.png", frame) }
 
     /// Snapshot the next frame written.
     public func requestSnapshot() { requested = true }
@@ -25,12 +24,8 @@ public final class SnapshotSink: FrameSink {
     public func write(_ frame: ProcessedFrame) throws {
         guard requested || frames.contains(frame.frame.index) else { return }
         requested = false
-        let path = (folder as NSString).appendingPathComponent(String(format: "heritage-lens-%06d.png", frame.frame.index))
-        do {
-            try frame.output.write(to: path)
-        } catch {
-            throw SinkError.writeFailed(path, reason: "\(error)")
-        }
+        let path = (folder as NSString).appendingPathComponent(Self.fileName(frame: frame.frame.index))
+        try frame.output.write(to: path)
         written.append(path)
     }
 

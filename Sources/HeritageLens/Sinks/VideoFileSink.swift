@@ -5,7 +5,9 @@ import HeritageCore
 /// The composited frames as a video file, at the input's size and rate.
 ///
 /// The container follows the extension: .mp4/.mov/.m4v/.mkv hold H.264 (x264 through FFmpeg),
-/// falling back to MPEG-4 Part 2 where H.264 is not available; .avi holds MJPEG.
+/// falling back to MPEG-4 Part 2 where H.264 is not available; .avi holds MJPEG. The file plays
+/// up to its last second at any moment (fragmented MP4, short Matroska clusters), so a run that
+/// is killed keeps what it recorded.
 public final class VideoFileSink: FrameSink {
     public let path: String
     public let codec: String
@@ -44,9 +46,13 @@ public final class VideoFileSink: FrameSink {
         framesWritten += 1
     }
 
-    /// Writes the container's index: without this an .mp4 cannot be played.
+    /// Drains the encoder and writes the container's trailer; throws when that, or the close,
+    /// fails (the fragments already written stay playable).
     public func finish() throws {
-        if let w = writer { cb_video_writer_free(w) }
+        guard let w = writer else { return }
         writer = nil
+        if cb_video_writer_close(w) != 0 {
+            throw SinkError.writeFailed(path, reason: String(cString: cb_last_error()))
+        }
     }
 }

@@ -12,42 +12,54 @@ public final class ImageSource: FrameSource {
     public let name: String
     public let size: Size
     public let framesPerSecond: Double
-    public var expectedFrameCount: Int? { paths.count * repeats }
-    public let droppedFrameCount = 0
-    public private(set) var skippedImages: [String] = []
+    public var expectedFrameCount: Int? { files.count * repeats }
+    public private(set) var droppedFrameCount = 0
+    /// Images of a folder that were skipped, with why.
+    public private(set) var skippedImages: [(path: String, reason: String)] = []
+    /// Called as each image is skipped (the CLI logs it).
+    public var onSkip: ((String, String) -> Void)?
+    /// The image files, in the order they are shown.
+    public let files: [String]
 
-    private let paths: [String]
     private let repeats: Int
+    private let maximumSide: Int
+    private var pacer: FramePacer?
     private var next = 0
     private var delivered = 0
     private let buffer = Image()
     private let scratch = Image()
     private var closed = false
 
-    /// `repeats`: how many frames each image gives (a still image as a short clip).
-    public init(path: String, framesPerSecond: Double = 30, repeats: Int = 1) throws {
+    /// `repeats`: how many frames each image gives (a still image as a short clip). `realtime`:
+    /// frames are released at their times (1 / `framesPerSecond` apart) and late ones skipped, as
+    /// a camera would. Images larger than `maximumSide` a side are refused before decoding.
+    public init(path: String, framesPerSecond: Double = 30, repeats: Int = 1, realtime: Bool = false,
+                maximumSide: Int = FrameLimits.defaultMaximumSide) throws {
+        try FileName.validate(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw SourceError.fileNotFound(path)
         }
         if isDirectory.boolValue {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            paths = names.filter { Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+            files = names.filter { Self.imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
                 .sorted().map { (path as NSString).appendingPathComponent($0) }
-            guard !paths.isEmpty else { throw SourceError.noImages(inFolder: path) }
+            guard !files.isEmpty else { throw SourceError.noImages(inFolder: path) }
         } else {
             try InputFile.validate(path)
-            paths = [path]
+            files = [path]
         }
         name = path
         self.framesPerSecond = framesPerSecond
         self.repeats = max(1, repeats)
+        self.maximumSide = maximumSide
+        if realtime { pacer = FramePacer(framesPerSecond: framesPerSecond, clock: SystemClock()) }
         // The first readable image fixes the size.
         var firstSize: Size?
         var firstError: SourceError?
-        for p in paths {
+        for p in files {
             do {
-                try Self.load(p, into: buffer)
+                try Self.load(p, into: buffer, maximumSide: maximumSide)
                 firstSize = buffer.size
                 break
             } catch let e as SourceError {
@@ -58,9 +70,18 @@ public final class ImageSource: FrameSource {
         size = s
     }
 
-    static func load(_ path: String, into image: Image) throws {
+    static func load(_ path: String, into image: Image, maximumSide: Int) throws {
+        if let size = ImageDimensions.read(path), size.width > maximumSide || size.height > maximumSide {
+            throw SourceError.tooLarge(path, size: size, limit: maximumSide)
+        }
         if cb_image_read(image.raw, path) != 0 {
             throw SourceError.notAnImage(path, reason: String(cString: cb_last_error()))
+        }
+        // A format whose header is not read above: its size is known once decoded.
+        if image.width > maximumSide || image.height > maximumSide {
+            let size = image.size
+            try image.allocate(width: 1, height: 1, channels: 3)
+            throw SourceError.tooLarge(path, size: size, limit: maximumSide)
         }
         if cb_image_normalize_bgr(image.raw) != 0 {
             throw SourceError.notAnImage(path, reason: String(cString: cb_last_error()))
@@ -69,17 +90,18 @@ public final class ImageSource: FrameSource {
 
     public func nextFrame() throws -> Frame? {
         guard !closed, cb_stop_requested() == 0 else { return nil }
-        let available = SystemClock().nanoseconds()
-        while next < paths.count * repeats {
-            let path = paths[next / repeats]
+        var available = SystemClock().nanoseconds()
+        while next < files.count * repeats {
+            let path = files[next / repeats]
             let firstOfImage = next % repeats == 0
             next += 1
             if firstOfImage {
                 do {
-                    try Self.load(path, into: scratch)
+                    try Self.load(path, into: scratch, maximumSide: maximumSide)
                 } catch {
                     // A bad image in a folder is skipped and counted, not fatal.
-                    skippedImages.append(path)
+                    skippedImages.append((path, "\(error)"))
+                    onSkip?(path, "\(error)")
                     next += repeats - 1
                     continue
                 }
@@ -89,9 +111,18 @@ public final class ImageSource: FrameSource {
                     try scratch.copy(to: buffer)
                 }
             }
+            let time = Double(delivered + droppedFrameCount) / framesPerSecond
+            if pacer != nil {
+                switch pacer!.pace(time: time) {
+                case .skip:
+                    droppedFrameCount += 1
+                    continue
+                case .deliver(let due):
+                    available = due
+                }
+            }
             defer { delivered += 1 }
-            return Frame(index: delivered, time: Double(delivered) / framesPerSecond, availableAt: available,
-                         image: buffer)
+            return Frame(index: delivered, time: time, availableAt: available, image: buffer)
         }
         return nil
     }

@@ -1,10 +1,15 @@
+import HeritageCore
+
 /// Why a source could not deliver frames, phrased for the person who named it.
 public enum SourceError: Error, CustomStringConvertible, Equatable {
     case fileNotFound(String)
     case isDirectory(String)
     case notReadable(String)
     case emptyFile(String)
+    case notAFile(String, kind: String)
     case notAVideo(String, reason: String)
+    case cutRecording(String)
+    case tooLarge(String, size: Size, limit: Int)
     case noFramesDecoded(String)
     case notAnImage(String, reason: String)
     case noImages(inFolder: String)
@@ -27,12 +32,19 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
             return "\(p): permission denied; make the file readable (chmod +r)"
         case .emptyFile(let p):
             return "\(p): the file is empty (0 bytes); re-export or re-download it"
+        case .notAFile(let p, let kind):
+            let camera = kind == "a character device" ? " (for a camera: heritage-lens run --camera \(p))" : ""
+            return "\(p): is \(kind), not a file; process reads video and image files it can seek in\(camera): save the stream to a file first"
         case .notAVideo(let p, let reason):
-            return "\(p): not a video FFmpeg can read (\(reason)); convert it with ffmpeg -i \(p) out.mp4"
+            return "\(p): not a video FFmpeg can read (\(reason)); check that it is a whole video file"
+        case .cutRecording(let p):
+            return "\(p): the recording was cut short before its index (the MP4 'moov' box) was written, so no program can find its frames, and converting it with ffmpeg cannot help; record it again (MP4s from heritage-lens keep what was recorded)"
+        case .tooLarge(let p, let size, let limit):
+            return "\(p): \(size.width)x\(size.height) pixels is larger than \(limit) a side; scale it down first, or raise the limit with --max-frame-side"
         case .noFramesDecoded(let p):
             return "\(p): no frame could be decoded; the file is truncated or corrupt"
         case .notAnImage(let p, let reason):
-            return "\(p): not an image OpenCV can read (\(reason)); use PNG or JPEG"
+            return "\(p): not an image OpenCV can read (\(reason)); check that it is a whole PNG, JPEG, BMP, TIFF, WebP or PNM file"
         case .noImages(let folder):
             return "\(folder): no images (.png, .jpg, .jpeg, .bmp, .tif, .tiff, .webp, .pgm, .ppm) in this folder"
         case .cameraNotFound(let d):

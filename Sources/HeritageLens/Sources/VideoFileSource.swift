@@ -14,10 +14,13 @@ public final class VideoFileSource: FrameSource {
         /// Start again at the end (soak runs, kiosks showing a recording).
         public var loop = false
         public var clock: any MonotonicClock = SystemClock()
+        /// Larger frames are refused (`--max-frame-side`).
+        public var maximumSide = FrameLimits.defaultMaximumSide
 
-        public init(realtime: Bool = false, loop: Bool = false) {
+        public init(realtime: Bool = false, loop: Bool = false, maximumSide: Int = FrameLimits.defaultMaximumSide) {
             self.realtime = realtime
             self.loop = loop
+            self.maximumSide = maximumSide
         }
     }
 
@@ -34,18 +37,17 @@ public final class VideoFileSource: FrameSource {
     private var loopOffset = 0.0
     private let options: Options
     private let buffer = Image()
-    private var startedAt: UInt64?
+    private var pacer: FramePacer?
     private var firstPTS: Double?
     private var lastTime = -Double.infinity
     /// Frames decoded since the file was (re)opened (delivered or skipped as late): a loop pass that
     /// decodes none must not loop forever.
     private var framesThisPass = 0
-    /// Late frames skipped in a row.
-    private var skippedInARow = 0
 
     public init(path: String, options: Options = Options()) throws {
         try InputFile.validate(path)
         guard let r = cb_video_reader_open(path) else {
+            if MP4Probe.lacksIndex(path) { throw SourceError.cutRecording(path) }
             throw SourceError.notAVideo(path, reason: String(cString: cb_last_error()))
         }
         var info = cb_video_info()
@@ -54,12 +56,18 @@ public final class VideoFileSource: FrameSource {
             cb_video_reader_free(r)
             throw SourceError.notAVideo(path, reason: "it has no video stream")
         }
+        guard info.width <= options.maximumSide, info.height <= options.maximumSide else {
+            cb_video_reader_free(r)
+            throw SourceError.tooLarge(path, size: Size(width: Int(info.width), height: Int(info.height)),
+                                       limit: options.maximumSide)
+        }
         reader = r
         name = path
         self.options = options
         size = Size(width: Int(info.width), height: Int(info.height))
         // Some containers (raw streams, broken headers) report no rate; 30 is what cameras give.
         framesPerSecond = info.fps.isFinite && info.fps > 0 && info.fps < 1000 ? info.fps : 30
+        if options.realtime { pacer = FramePacer(framesPerSecond: framesPerSecond, clock: options.clock) }
         expectedFrameCount = info.frame_count > 0 ? Int(info.frame_count) : nil
         codec = withUnsafeBytes(of: info.fourcc) { String(decoding: $0.prefix(4), as: UTF8.self) }
     }
@@ -73,8 +81,7 @@ public final class VideoFileSource: FrameSource {
 
     public func nextFrame() throws -> Frame? {
         guard let r = reader, cb_stop_requested() == 0 else { return nil }
-        let clock = options.clock
-        var available = clock.nanoseconds()
+        var available = options.clock.nanoseconds()
         var pts = 0.0
         while true {
             let status = cb_video_reader_read(r, buffer.raw, &pts)
@@ -102,32 +109,15 @@ public final class VideoFileSource: FrameSource {
             }
             framesThisPass += 1
             let time = presentationTime(pts)
-            // The clock starts once the first frame is decoded: opening the file and the decoder is
-            // not a frame's latency (a camera's first frame arrives complete, too).
-            if options.realtime, startedAt == nil { startedAt = clock.nanoseconds() &- UInt64(max(0, time) * 1e9) }
-            if options.realtime, let start = startedAt {
-                let due = start + UInt64(max(0, time) * 1e9)
-                let now = clock.nanoseconds()
-                let interval = UInt64(1e9 / framesPerSecond)
-                // Late by more than a frame: skip it for a fresher one -- but not forever. Where
-                // decoding alone is slower than the video (a very weak machine, valgrind) every
-                // frame is late; a camera would still hand over what it has, so every second's
-                // worth of skipped frames one is delivered anyway.
-                if now > due + interval, skippedInARow < max(1, Int(framesPerSecond.rounded())) {
+            if pacer != nil {
+                switch pacer!.pace(time: time) {
+                case .skip:
                     droppedFrameCount += 1
-                    skippedInARow += 1
                     lastTime = time
                     continue
+                case .deliver(let due):
+                    available = due
                 }
-                skippedInARow = 0
-                if due > now + FrameGate.leadNanoseconds {
-                    usleep(UInt32(min(1_000_000, (due - FrameGate.leadNanoseconds - now) / 1000)))
-                }
-                let left = clock.nanoseconds()
-                FrameGate.frameExpected(in: due > left ? due - left : 0)
-                if due > left { usleep(UInt32(min(1_000_000, (due - left) / 1000))) }
-                // A camera would have delivered it at its due time; waiting since then is latency.
-                available = due
             }
             lastTime = time
             defer { deliveredFrameCount += 1 }

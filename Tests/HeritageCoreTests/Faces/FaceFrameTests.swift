@@ -94,4 +94,12 @@ func syntheticFace(centre: Point2 = Point2(320, 240), eyeDistance d: Double = 60
         #expect(due[1] == [10, 20])
         #expect(due[2] == [15])
     }
+
+    @Test func aCutOrALostFaceSearchesOnTheNextFrame() {
+        var s = DetectionSchedule(options: .init(searchInterval: 2, refreshInterval: 15, verifyInterval: 10))
+        _ = s.searchDue(at: 0, trackedFaces: 1)
+        s.searchSoon()
+        let due = (1..<20).filter { s.searchDue(at: $0, trackedFaces: 1) }
+        #expect(due == [1, 16])
+    }
 }

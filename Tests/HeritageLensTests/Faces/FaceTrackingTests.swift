@@ -13,6 +13,22 @@ struct FaceTrackingTests {
     static let predictor = try! LandmarkPredictor()
     // The suite is serialized, so one detector is never used by two tests at once.
     nonisolated(unsafe) static let detector = try! HOGFaceDetector()
+    nonisolated(unsafe) static let appearance = try! FaceAppearanceCheck()
+
+    func tracker(background: Bool = false, detector: FaceDetector = detector) -> FaceTracker {
+        FaceTracker(detector: detector, predictor: Self.predictor, appearance: Self.appearance, background: background)
+    }
+
+    /// Runs the face stages over `frames` frames of `scene` (inline detection) and returns the anchors.
+    func anchors(of scene: SyntheticScene, frames: Int) throws -> [FrameAnchors] {
+        let tracker = tracker()
+        let collector = AnchorCollector()
+        _ = try Pipeline(source: try SceneSource(name: "scene", scene: scene, frameCount: frames),
+                         stages: [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
+                                  FaceTrackingStage(tracker: tracker, backgroundDetection: false)],
+                         sinks: [collector]).run()
+        return collector.frames
+    }
 
     func portrait() throws -> (Image, [Point2]) {
         let image = try Image(contentsOf: TestPaths.debianAsset("astronaut.png")!)
@@ -36,7 +52,7 @@ struct FaceTrackingTests {
         let scene = try SyntheticScene(size: Size(width: 640, height: 480),
                                        layers: [.init(name: "face", image: image) { place($0) }],
                                        effects: .init(noiseSigma: 2))
-        let tracker = FaceTracker(detector: Self.detector, predictor: Self.predictor, background: false)
+        let tracker = tracker()
         let collector = AnchorCollector()
         let pipeline = Pipeline(
             source: try SceneSource(name: "moving", scene: scene, frameCount: frames),
@@ -73,13 +89,7 @@ struct FaceTrackingTests {
                 .similarity(pivot: Point2(225, 150), scale: 1.1, angle: 0.01 * Double(i), position: Point2(320, 240))
             },
         ], effects: .init(noiseSigma: 3))
-        let tracker = FaceTracker(detector: Self.detector, predictor: Self.predictor, background: false)
-        let collector = AnchorCollector()
-        _ = try Pipeline(source: try SceneSource(name: "cat", scene: scene, frameCount: 40),
-                         stages: [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
-                                  FaceTrackingStage(tracker: tracker, backgroundDetection: false)],
-                         sinks: [collector]).run()
-        #expect(collector.frames.allSatisfy { $0.faces.isEmpty })
+        #expect(try anchors(of: scene, frames: 40).allSatisfy { $0.faces.isEmpty })
     }
 
     @Test func aFaceFoundByTheBackgroundWorkerIsPickedUpOnALaterFrame() throws {
@@ -91,7 +101,7 @@ struct FaceTrackingTests {
         ])
         try scene.render(frame: 0, into: frame)
         try frame.convertToGray(into: gray)
-        let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: Self.predictor, background: true)
+        let tracker = tracker(background: true, detector: try HOGFaceDetector())
         var found: [FaceAnchor] = []
         for i in 0..<200 where found.isEmpty {
             try tracker.scheduleDetection(on: gray, frameIndex: i)
@@ -100,5 +110,69 @@ struct FaceTrackingTests {
         }
         tracker.finish()
         #expect(found.count == 1)
+    }
+
+    // A track must not outlive its face: after a cut, a fast exit or the face turning into noise
+    // the landmark predictor still returns a plausible shape there, and only the per-frame
+    // appearance check can tell. Each loses its track within 3 frames.
+
+    /// The portrait at eye distance 50 px, placed by `position(i)` (nil: not in the frame).
+    func portraitLayer(_ position: @escaping (Int) -> Point2?) throws -> SyntheticScene.Layer {
+        let (image, truth) = try portrait()
+        let eye = FaceFrame(landmarks: truth)
+        return .init(name: "face", image: image) { i in
+            position(i).map { .similarity(pivot: eye.eyeMidpoint, scale: 50 / eye.eyeDistance, angle: 0, position: $0) }
+        }
+    }
+
+    /// The first frame index from which no frame has a face anchor.
+    func lastAnchoredFrame(_ frames: [FrameAnchors]) -> Int {
+        frames.last { !$0.faces.isEmpty }?.frame ?? -1
+    }
+
+    @Test func aCutLosesTheTrackWithinThreeFrames() throws {
+        let photo = try #require(TestPaths.debianAsset("coffee.png"))
+        let after = try Image(contentsOf: photo)
+        try after.normalizeToBGR()
+        let cut = 30
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
+            try portraitLayer { $0 < cut ? Point2(300 + Double($0), 220) : nil },
+            .init(name: "after the cut", image: after) { i in
+                i >= cut ? .similarity(pivot: Point2(200, 200), scale: 1.3, angle: 0, position: Point2(320, 240)) : nil
+            },
+        ], effects: .init(noiseSigma: 3))
+        let frames = try anchors(of: scene, frames: cut + 20)
+        #expect(frames[cut - 1].faces.count == 1)
+        #expect(lastAnchoredFrame(frames) < cut + 3, "anchors until frame \(lastAnchoredFrame(frames)), cut at \(cut)")
+    }
+
+    @Test func aFaceLeavingAtSpeedLosesItsTrackWithinThreeFrames() throws {
+        // Still for 30 frames, then out to the right at 25 px a frame.
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
+            try portraitLayer { i in Point2(320 + 25 * Double(max(0, i - 30)), 220) },
+        ], effects: .init(noiseSigma: 3))
+        let frames = try anchors(of: scene, frames: 60)
+        #expect(frames[29].faces.count == 1)
+        // The eye midpoint passes the right edge at frame 30 + 320/25, about 43; the face (some
+        // 140 px wide) is gone a few frames later.
+        #expect(lastAnchoredFrame(frames) < 46, "anchors until frame \(lastAnchoredFrame(frames))")
+    }
+
+    @Test func aFaceTurningIntoNoiseLosesItsTrackWithinThreeFrames() throws {
+        let noise = try Image(width: 400, height: 400)
+        try noise.fill(blue: 128, green: 128, red: 128)
+        try noise.addNoise(sigma: 50, seed: 9)
+        try noise.blur(kernel: 5, sigma: 1.5)
+        let change = 30
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
+            try portraitLayer { _ in Point2(320, 220) },
+            // Noise over the face from frame 30: the same place, the face gone.
+            .init(name: "noise", image: noise) { i in
+                i >= change ? .similarity(pivot: Point2(200, 200), scale: 1, angle: 0, position: Point2(320, 240)) : nil
+            },
+        ], effects: .init(noiseSigma: 3))
+        let frames = try anchors(of: scene, frames: change + 20)
+        #expect(frames[change - 1].faces.count == 1)
+        #expect(lastAnchoredFrame(frames) < change + 3, "anchors until frame \(lastAnchoredFrame(frames))")
     }
 }

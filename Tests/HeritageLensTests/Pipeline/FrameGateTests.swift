@@ -11,11 +11,12 @@ import Testing
     /// Background work that spends `milliseconds` of wall time in OpenCV's image code, as
     /// detection does (where the gate may pause it), and reports when it started and how much
     /// CPU it got.
-    func spinningWorker() throws -> IdleTimeWorker<Double, (startedAt: UInt64, cpuMilliseconds: Double)> {
+    func spinningWorker(started: StartFlag = StartFlag()) throws -> IdleTimeWorker<Double, (startedAt: UInt64, cpuMilliseconds: Double)> {
         let picture = try Image(width: 640, height: 480)
         try picture.fill(blue: 40, green: 120, red: 200)
         let small = Image()
         return IdleTimeWorker(name: "gate test", background: true) { _, _, milliseconds in
+            started.set()
             let clock = SystemClock()
             let start = clock.nanoseconds()
             let cpu = threadCPUNanoseconds()
@@ -42,11 +43,15 @@ import Testing
     }
 
     @Test func aRunningJobHoldsStillWhileAFrameIsInProgress() throws {
-        let worker = try spinningWorker()
+        let started = StartFlag()
+        let worker = try spinningWorker(started: started)
         defer { worker.finish() }
         let pausesBefore = FrameGate.pauses
         try worker.submit(60, on: try tinyGray(), frameIndex: 0)
-        usleep(15_000)
+        // The job must be running when the frame begins (a loaded machine can take a while to
+        // give the nice-10 worker the core), or it is held at its start instead of paused.
+        #expect(started.wait(seconds: 5))
+        usleep(5_000)
         FrameGate.frameBegan()
         usleep(15_000)
         FrameGate.stageEnded()
@@ -80,5 +85,26 @@ import Testing
         let done = try result(of: worker)
         let waited = Double(done.startedAt - announcedAt) / 1e6
         #expect(waited >= 14, "started \(waited) ms after the announcement of a frame due in 15 ms")
+    }
+}
+
+/// Set by a test job when it starts; waited for by the test thread (`condition` guards `isSet`).
+final class StartFlag: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isSet = false
+
+    func set() {
+        condition.withLock {
+            isSet = true
+            condition.broadcast()
+        }
+    }
+
+    func wait(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        return condition.withLock {
+            while !isSet { if !condition.wait(until: deadline) { break } }
+            return isSet
+        }
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import HeritageCore
+import Testing
+@testable import HeritageLens
+
+/// The per-frame check scores the shared annotated faces as faces and photos without faces as
+/// not, at the thresholds the tracker uses.
+@Suite(.serialized, .enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil,
+                             "needs ../shared/data/faces and Samples/debian"))
+struct FaceAppearanceCheckTests {
+    nonisolated(unsafe) static let check = try! FaceAppearanceCheck()
+
+    func gray(_ path: String) throws -> Image {
+        let image = try Image(contentsOf: path)
+        try image.normalizeToBGR()
+        let gray = Image()
+        try image.convertToGray(into: gray)
+        return gray
+    }
+
+    @Test func annotatedFacesPassAndBackgroundFails() throws {
+        let folder = TestPaths.sharedFaces!
+        let xmls = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".xml") }
+            .map { (folder as NSString).appendingPathComponent($0) }
+        let faces = try AnnotatedFaces.load(xmls)
+        let options = FaceTracker.Options()
+        var scores: [Double] = []
+        var images: [String: Image] = [:]
+        for face in faces {
+            let g = try images[face.imagePath] ?? gray(face.imagePath)
+            images[face.imagePath] = g
+            scores.append(try Self.check.appearance(of: FaceFrame(landmarks: face.landmarks), in: g)?.score ?? -10)
+        }
+        let kept = scores.filter { $0 >= options.keepScore }.count
+        #expect(Double(kept) >= 0.95 * Double(faces.count), "\(kept) of \(faces.count) faces kept: \(scores.sorted().prefix(5))")
+
+        // Windows of every size and roll over photos with no face.
+        var rng = SplitMix64(seed: 3)
+        var worst = -Double.infinity
+        for name in ["coffee.png", "rocket.jpg", "brick.png", "gravel.png"] {
+            guard let path = TestPaths.debianAsset(name) else { continue }
+            let g = try gray(path)
+            for _ in 0..<150 {
+                let frame = FaceFrame(eyeMidpoint: Point2(rng.next(in: 0...Double(g.width)), rng.next(in: 0...Double(g.height))),
+                                      eyeDistance: rng.next(in: 25...90), roll: rng.next(in: -0.3...0.3))
+                worst = max(worst, try Self.check.appearance(of: frame, in: g)?.score ?? -10)
+            }
+        }
+        #expect(worst < options.confirmScore, "best background window \(worst)")
+    }
+
+    @Test func aWindowOffTheFaceIsFoundWithAWiderReach() throws {
+        let folder = TestPaths.sharedFaces!
+        let xml = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".xml") }.first)
+        let face = try #require(try AnnotatedFaces.load([(folder as NSString).appendingPathComponent(xml)]).first)
+        let g = try gray(face.imagePath)
+        let f = FaceFrame(landmarks: face.landmarks)
+        let off = FaceFrame(eyeMidpoint: f.eyeMidpoint + Point2(f.detectorBoxSide * 0.25, 0), eyeDistance: f.eyeDistance, roll: f.roll)
+        let near = try #require(try Self.check.appearance(of: off, in: g, reach: 3))
+        #expect(near.centre.distance(to: f.detectorBoxCentre) < 0.12 * f.detectorBoxSide)
+    }
+}
