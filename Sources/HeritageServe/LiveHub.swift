@@ -15,6 +15,8 @@ final class LiveHub: LiveOutput, @unchecked Sendable {
     // Touched only on the worker thread.
     private let encoder = JPEGEncoder()
     private var status = LiveStatus()
+    /// The worker thread's frame-gate slot, registered on its first frame.
+    private var gateSlot: Int32?
     private let started = Date()
     // Guarded by `lock`: read by request handlers and the frame thread.
     private let lock = NSLock()
@@ -53,6 +55,7 @@ final class LiveHub: LiveOutput, @unchecked Sendable {
         worker?.drain()
         worker?.finish()
         worker = nil
+        if let gateSlot { BackgroundThread.unregisterFromFrameGate(gateSlot) }
         anchors.finish()
         stream.finish()
     }
@@ -64,8 +67,14 @@ final class LiveHub: LiveOutput, @unchecked Sendable {
                                clients: (anchors.count, stream.count), skipped: (anchors.skipped, stream.skipped))
         lock.withLock { statusJSON = json }
         if let image = frame.image {
+            if gateSlot == nil { gateSlot = BackgroundThread.registerWithFrameGate() }
             do {
-                let part = try encoder.encode(image, quality: options.jpegQuality) { MJPEG.part(jpeg: $0) }
+                // Encoding (a few ms) holds still while a frame is in progress: on a busy machine
+                // this thread's share of a core can stretch it over the next frame.
+                try BackgroundThread.pausableDuringFrames(slot: gateSlot ?? -1) {
+                    try encoder.encode(image, quality: options.jpegQuality) { _ in }
+                }
+                let part = encoder.lastEncoded { MJPEG.part(jpeg: $0, frame: frame.anchors.frame) }
                 stream.send(part)
             } catch {
                 lock.withLock { encodeFailures += 1 }
@@ -79,9 +88,10 @@ enum MJPEG {
     static let boundary = "heritagelensframe"
     static let contentType = "multipart/x-mixed-replace; boundary=\(boundary)"
 
-    /// One part: boundary, headers, the JPEG, CRLF.
-    static func part(jpeg: UnsafeRawBufferPointer) -> ByteBuffer {
-        let head = "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n"
+    /// One part: boundary, headers (with the frame's index, so a viewer can draw that frame's
+    /// anchors over it), the JPEG, CRLF.
+    static func part(jpeg: UnsafeRawBufferPointer, frame: Int) -> ByteBuffer {
+        let head = "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\nX-Frame: \(frame)\r\n\r\n"
         var buffer = ByteBuffer()
         buffer.reserveCapacity(head.utf8.count + jpeg.count + 2)
         buffer.writeString(head)

@@ -86,7 +86,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
     }
 
     private static func reason(_ error: Error) -> String {
-        if let e = error as? IOError { return e.description }
+        if let e = error as? IOError { return String(cString: strerror(e.errnoCode)) }
         if let e = error as? ServiceGroupError { return "\(e)" }
         return "\(error)"
     }

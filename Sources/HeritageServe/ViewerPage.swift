@@ -1,5 +1,6 @@
-/// The viewer at `/`: the MJPEG stream with the latest anchors drawn over it on a canvas, and
-/// the run's fps, tier and per-stage latency. One page, no build step, nothing from elsewhere:
+/// The viewer at `/`: the MJPEG stream drawn on a canvas with each frame's own anchors over it
+/// (the parts carry their frame's index; the anchors arrive by WebSocket and wait for their
+/// frame), and the run's fps, tier and per-stage latency. One page, no build step, nothing from elsewhere:
 /// the script and styles are inline and everything it loads comes from this server.
 enum ViewerPage {
     static let html = #"""
@@ -14,7 +15,6 @@ enum ViewerPage {
   main { display: flex; flex-wrap: wrap; gap: 12px; padding: 12px; }
   #view { position: relative; flex: 1 1 640px; max-width: 960px; }
   #video { display: block; width: 100%; background: #000; }
-  #overlay { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
   #stats { flex: 0 0 260px; }
   h1 { font-size: 16px; margin: 0 0 8px; }
   .row { display: flex; justify-content: space-between; }
@@ -26,8 +26,7 @@ enum ViewerPage {
 <body>
 <main>
   <div id="view">
-    <img id="video" src="/stream.mjpg" alt="composited video">
-    <canvas id="overlay"></canvas>
+    <canvas id="video" width="640" height="480"></canvas>
   </div>
   <div id="stats">
     <h1>HeritageLens</h1>
@@ -43,16 +42,15 @@ enum ViewerPage {
 </main>
 <script>
 "use strict";
-const canvas = document.getElementById("overlay");
+const canvas = document.getElementById("video");
 const ctx = canvas.getContext("2d");
 const state = document.getElementById("state");
-let latest = null;
+// Anchors by frame index, kept until their video frame arrives (the stream runs at a lower rate);
+// anchors that come after their frame are drawn when they arrive.
+const recent = new Map();
+let shownFrame = -1;
 
-function draw() {
-  const a = latest;
-  if (!a) return;
-  if (canvas.width !== a.width || canvas.height !== a.height) { canvas.width = a.width; canvas.height = a.height; }
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
+function drawAnchors(a) {
   ctx.lineWidth = 2;
   ctx.font = "16px sans-serif";
   for (const f of a.faces) {
@@ -79,10 +77,59 @@ function draw() {
   document.getElementById("count").textContent = a.faces.length + " / " + a.cards.length;
 }
 
+function show(bitmap, frame) {
+  if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) {
+    canvas.width = bitmap.width; canvas.height = bitmap.height;
+  }
+  ctx.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  shownFrame = frame;
+  const a = recent.get(frame);
+  if (a) drawAnchors(a);
+  for (const k of recent.keys()) { if (k > frame) break; recent.delete(k); }
+}
+
+function headEnd(b) {
+  for (let i = 0; i + 3 < b.length; i++)
+    if (b[i] === 13 && b[i + 1] === 10 && b[i + 2] === 13 && b[i + 3] === 10) return i;
+  return -1;
+}
+
+// /stream.mjpg read part by part, so each frame's index (X-Frame) is known.
+async function stream() {
+  try {
+    const reader = (await fetch("/stream.mjpg", { cache: "no-store" })).body.getReader();
+    let buf = new Uint8Array(0);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const joined = new Uint8Array(buf.length + value.length);
+      joined.set(buf); joined.set(value, buf.length); buf = joined;
+      for (;;) {
+        const end = headEnd(buf);
+        if (end < 0) break;
+        const head = new TextDecoder().decode(buf.subarray(0, end));
+        const length = Number((/Content-Length: *(\d+)/i.exec(head) || [])[1]);
+        const frame = Number((/X-Frame: *(\d+)/i.exec(head) || [])[1]);
+        if (buf.length < end + 4 + length + 2) break;
+        const jpeg = buf.slice(end + 4, end + 4 + length);
+        buf = buf.slice(end + 4 + length + 2);
+        show(await createImageBitmap(new Blob([jpeg], { type: "image/jpeg" })), frame);
+      }
+    }
+  } catch (e) { state.textContent = "video: " + e; }
+  setTimeout(stream, 2000);
+}
+
 function connect() {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/anchors");
   ws.onopen = () => { state.textContent = "live"; };
-  ws.onmessage = (e) => { latest = JSON.parse(e.data); requestAnimationFrame(draw); };
+  ws.onmessage = (e) => {
+    const a = JSON.parse(e.data);
+    if (a.frame === shownFrame) drawAnchors(a);
+    recent.set(a.frame, a);
+    if (recent.size > 300) recent.delete(recent.keys().next().value);
+  };
   ws.onclose = () => { state.textContent = "disconnected; retrying…"; setTimeout(connect, 2000); };
 }
 
@@ -104,6 +151,7 @@ async function poll() {
 }
 
 connect();
+stream();
 poll();
 </script>
 </body>

@@ -109,6 +109,7 @@ import Testing
         var bytes = rest + client.read(atLeast: 300 - rest.count)
         let text = String(decoding: bytes.prefix(120), as: UTF8.self)
         #expect(text.contains("--heritagelensframe\r\nContent-Type: image/jpeg\r\nContent-Length: "))
+        #expect(text.contains("\r\nX-Frame: 0\r\n\r\n"))
         let headEnd = try #require(RawHTTPClient.headEnd(bytes))
         let length = Int(text.components(separatedBy: "Content-Length: ")[1].prefix { $0.isNumber })!
         bytes += client.read(atLeast: headEnd + 4 + length - bytes.count)

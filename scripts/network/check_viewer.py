@@ -10,7 +10,12 @@ import sys
 import zlib
 
 import asyncio
+import base64
 import json
+import re
+import time
+import urllib.request
+
 import websockets
 
 from common import fail, start, stop, viewer_port
@@ -67,6 +72,47 @@ def wait_for_face_and_card(port, seconds=40):
         return False
 
 
+def screenshot(url, path, seconds=6):
+    """Loads `url` in headless Chromium and saves a PNG after `seconds`, through the DevTools
+    protocol: the page's load event comes at once (its video is a stream), so --screenshot would
+    catch it empty."""
+    browser = subprocess.Popen(["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                                "--window-size=960,540", "--remote-debugging-port=0", "about:blank"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        port = None
+        for line in browser.stderr:
+            m = re.search(r"DevTools listening on ws://127.0.0.1:(\d+)/", line)
+            if m:
+                port = int(m.group(1))
+                break
+        if port is None:
+            fail("chromium did not start its DevTools endpoint")
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+        page = next(t for t in targets if t["type"] == "page")
+
+        async def drive():
+            async with websockets.connect(page["webSocketDebuggerUrl"], max_size=2**26) as cdp:
+                async def call(i, method, params):
+                    await cdp.send(json.dumps({"id": i, "method": method, "params": params}))
+                    while True:
+                        reply = json.loads(await cdp.recv())
+                        if reply.get("id") == i:
+                            return reply
+                await call(0, "Emulation.setDeviceMetricsOverride",
+                           {"width": 960, "height": 540, "deviceScaleFactor": 1, "mobile": False})
+                await call(1, "Page.navigate", {"url": url})
+                await asyncio.sleep(seconds)
+                return await call(2, "Page.captureScreenshot", {"format": "png"})
+
+        reply = asyncio.run(drive())
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(reply["result"]["data"]))
+    finally:
+        browser.kill()
+        browser.wait()
+
+
 def measure(shot):
     width, height, rows = read_png(shot)
     # The video fills the left part of the page (12 px margin, 260 px stats column on the right).
@@ -96,11 +142,7 @@ try:
         if not wait_for_face_and_card(port):
             problem = "the run showed no face and card together within 40 s"
             continue
-        result = subprocess.run(["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                                 "--window-size=960,540", "--timeout=5000", f"--screenshot={shot}",
-                                 f"http://127.0.0.1:{port}/"], capture_output=True, text=True, timeout=90)
-        if not os.path.exists(shot):
-            fail(f"chromium wrote no screenshot: {result.stderr[-500:]}")
+        screenshot(f"http://127.0.0.1:{port}/", shot)
         problem = measure(shot)
         if problem is None:
             break

@@ -11,7 +11,8 @@ import time
 def start(binary, args, log_path):
     """Starts heritage-lens with stderr to log_path; returns the process."""
     log = open(log_path, "w")
-    return subprocess.Popen([binary] + args, stdout=subprocess.DEVNULL, stderr=log)
+    command = binary if isinstance(binary, list) else [binary]
+    return subprocess.Popen(command + args, stdout=subprocess.DEVNULL, stderr=log)
 
 
 def viewer_port(proc, log_path, timeout=60):

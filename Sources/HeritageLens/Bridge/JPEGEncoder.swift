@@ -19,6 +19,11 @@ public final class JPEGEncoder {
         return try body(UnsafeRawBufferPointer(start: cb_bytes_data(buffer), count: cb_bytes_size(buffer)))
     }
 
+    /// The bytes of the last successful `encode`, valid only inside `body`.
+    public func lastEncoded<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: cb_bytes_data(buffer), count: cb_bytes_size(buffer)))
+    }
+
     /// Encodes `image` and returns a copy of the bytes.
     public func encode(_ image: Image, quality: Int) throws -> [UInt8] {
         try encode(image, quality: quality) { Array($0) }
