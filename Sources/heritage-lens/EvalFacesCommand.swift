@@ -44,6 +44,12 @@ struct EvalFaces: ParsableCommand {
     @OptionGroup var sequences: SequenceOptions
     @OptionGroup var options: RunOptions
 
+    func validate() throws {
+        var plan = OutputPlan()
+        plan.output("--json", json)
+        do { try plan.check() } catch { throw ValidationError("\(error)") }
+    }
+
     func run() throws {
         _ = options.configureProcess()
         do {
@@ -67,7 +73,7 @@ struct EvalFaces: ParsableCommand {
             let appearance = try FaceAppearanceCheck()
             var scores: [FaceSequenceScore] = []
             FileHandle.standardError.write(Data("evaluating \(built.count) sequences from \(annotated.count) annotated faces\n".utf8))
-            for sequence in built where self.sequences.only.isEmpty || self.sequences.only.contains(sequence.name) {
+            for sequence in try self.sequences.selected(built, name: \.name) {
                 let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: appearance,
                                           background: self.sequences.backgroundDetection)
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
@@ -81,7 +87,7 @@ struct EvalFaces: ParsableCommand {
                 scores.append(score)
             }
             print(FaceReport(scores: scores).table)
-            if let json { try FaceReport(scores: scores).json.write(toFile: json, atomically: true, encoding: .utf8) }
+            if let json { try WholeFile.write(FaceReport(scores: scores).json, to: json) }
         } catch {
             exitWithOneLine(error)
         }
