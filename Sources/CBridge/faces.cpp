@@ -12,10 +12,13 @@ struct cb_hog_detector {
     cv::Mat scaled;
     // The detector's five filters unpacked for scoring single windows (cb_hog_score_window):
     // filters[j][plane] is rows x cols cells, bias[j] the threshold its scores are measured from.
-    std::vector<std::vector<dlib::matrix<float>>> filters;
+    // Each filter's rows with the 31 features of a cell side by side ([row][col][plane]), the
+    // layout `cells` holds the frame's HOG in, so a window's score is one dot product per row.
+    std::vector<std::vector<float>> filters;
     std::vector<double> bias;
-    long rows = 0, cols = 0;
+    long rows = 0, cols = 0, planes = 0;
     dlib::array<dlib::array2d<float>> hog;
+    std::vector<float> cells;
 };
 
 struct cb_cascade {
@@ -82,11 +85,17 @@ void unpack_filters(cb_hog_detector *d) {
     const auto &scanner = d->detector.get_scanner();
     for (unsigned long j = 0; j < d->detector.num_detectors(); ++j) {
         const auto bank = scanner.build_fhog_filterbank(d->detector.get_w(j));
-        d->filters.push_back(bank.get_filters());
+        const auto &planes = bank.get_filters();
+        d->planes = long(planes.size());
+        d->rows = planes[0].nr();
+        d->cols = planes[0].nc();
+        std::vector<float> packed(size_t(d->rows * d->cols * d->planes));
+        for (long y = 0; y < d->rows; ++y)
+            for (long x = 0; x < d->cols; ++x)
+                for (long p = 0; p < d->planes; ++p) packed[size_t((y * d->cols + x) * d->planes + p)] = planes[p](y, x);
+        d->filters.push_back(std::move(packed));
         d->bias.push_back(d->detector.get_w(j)(scanner.get_num_dimensions()));
     }
-    d->rows = d->filters[0][0].nr();
-    d->cols = d->filters[0][0].nc();
 }
 
 }  // namespace
@@ -120,22 +129,29 @@ int32_t cb_hog_score_window(cb_hog_detector *d, const cb_image *gray, double cx,
         cv::GaussianBlur(d->scaled, d->scaled, cv::Size(0, 0), 1.0);
         dlib::cv_image<unsigned char> image(cvIplImage(d->scaled));
         dlib::extract_fhog_features(image, d->hog, cell);
-        const long hog_rows = d->hog[0].nr(), hog_cols = d->hog[0].nc();
+        const long hog_rows = d->hog[0].nr(), hog_cols = d->hog[0].nc(), planes = d->planes;
+        d->cells.resize(size_t(hog_rows * hog_cols * planes));
+        for (long p = 0; p < planes; ++p)
+            for (long r = 0; r < hog_rows; ++r)
+                for (long c = 0; c < hog_cols; ++c) d->cells[size_t((r * hog_cols + c) * planes + p)] = d->hog[p][r][c];
+        const long span = d->cols * planes;  // one filter row's floats
         double best = -1e9;
         long best_r = -1, best_c = -1;
         for (long r0 = 0; r0 + d->rows <= hog_rows; ++r0) {
             for (long c0 = 0; c0 + d->cols <= hog_cols; ++c0) {
                 for (size_t j = 0; j < d->filters.size(); ++j) {
-                    double sum = 0;
-                    for (size_t p = 0; p < d->filters[j].size(); ++p) {
-                        const dlib::matrix<float> &f = d->filters[j][p];
-                        const dlib::array2d<float> &h = d->hog[p];
-                        for (long y = 0; y < d->rows; ++y) {
-                            const float *hr = &h[r0 + y][c0];
-                            for (long x = 0; x < d->cols; ++x) sum += f(y, x) * hr[x];
-                        }
+                    // Eight running sums, so the compiler can keep them in one vector register.
+                    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+                    for (long y = 0; y < d->rows; ++y) {
+                        const float *f = &d->filters[j][size_t(y * span)];
+                        const float *h = &d->cells[size_t(((r0 + y) * hog_cols + c0) * planes)];
+                        long k = 0;
+                        for (; k + 8 <= span; k += 8)
+                            for (int l = 0; l < 8; ++l) acc[l] += f[k + l] * h[k + l];
+                        for (; k < span; ++k) acc[0] += f[k] * h[k];
                     }
-                    sum -= d->bias[j];
+                    double sum = -d->bias[j];
+                    for (float a : acc) sum += a;
                     if (sum > best) {
                         best = sum;
                         best_r = r0;

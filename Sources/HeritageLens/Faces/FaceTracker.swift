@@ -22,10 +22,10 @@ public final class FaceTracker {
         public var minimumEyeDistance = 28.0
         public var maximumFaces = 4
         /// Detector score a search detection needs to start a track (dlib's SVM margin; real
-        /// faces score about 0.5-2, faces washed out, turned or small 0-0.3, look-alikes such as
-        /// badges and animal faces about 0-0.2): dlib's own threshold, since a start also needs
-        /// the appearance check and `confirmAfter` fits that pass it.
-        public var detectionThreshold = 0.0
+        /// faces score about 0.5-2, look-alikes such as badges and animal faces about 0-0.2: at
+        /// dlib's own threshold of 0 the sample's mission patch became a face that the appearance
+        /// check then kept).
+        public var detectionThreshold = 0.25
         /// Plausible fits before a new track's anchors are published.
         public var confirmAfter = 2
         /// Consecutive frames without a fit that looks like a face a track survives (hidden).
@@ -200,7 +200,9 @@ public final class FaceTracker {
         if let previous = t.previousCentre { centre = centre + (f.eyeMidpoint - previous) * motionPrediction }
         t.previousCentre = f.eyeMidpoint
         let threshold = t.confirmed ? options.keepScore : options.confirmScore
-        let doubtful = max(threshold, (t.typicalScore ?? threshold) - doubtMargin)
+        // A fit that scores like a clear face is taken as it is, whatever its face usually scores
+        // (a turning head moves its score by a point): other starts cost two fits and a wider check.
+        let doubtful = max(threshold, min(0, (t.typicalScore ?? threshold) - doubtMargin))
         var best = try attempt(from: centre, side: f.detectorBoxSide * t.boxScale, roll: f.roll, track: t, gray: gray)
         // A face that turned back, or stopped, is where it was rather than where it was going.
         if (best?.score ?? -.infinity) < doubtful, motionPrediction > 0, centre.distance(to: still) > 1,
