@@ -26,6 +26,10 @@ public final class FaceTracker {
         /// dlib's own threshold of 0 the sample's mission patch became a face that the appearance
         /// check then kept).
         public var detectionThreshold = 0.25
+        /// Detections between this and `detectionThreshold` start a track only when the check
+        /// scores the fitted face at `weakStartScore` or above.
+        public var weakDetectionThreshold = 0.0
+        public var weakStartScore = 0.0
         /// Plausible fits before a new track's anchors are published.
         public var confirmAfter = 2
         /// Consecutive frames without a fit that looks like a face a track survives (hidden).
@@ -298,7 +302,7 @@ public final class FaceTracker {
         case .search:
             for detection in result.detections.sorted(by: { $0.score > $1.score }) {
                 if tracks.contains(where: { $0.frame.detectorBox.iou(detection.box) > 0.25 }) { continue }
-                guard tracks.count < options.maximumFaces, detection.score >= options.detectionThreshold else { continue }
+                guard tracks.count < options.maximumFaces, detection.score >= options.weakDetectionThreshold else { continue }
                 try start(from: detection, gray: gray, stale: stale, time: time)
             }
         }
@@ -323,7 +327,10 @@ public final class FaceTracker {
             guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
             score = try appearanceScore(of: fitted, in: gray)
         }
-        guard score >= options.confirmScore else { return }
+        // A weak detection (a washed-out or turned face, or a badge) starts a track only when its
+        // fitted face looks like one to the filters at their own threshold.
+        let needed = detection.score >= options.detectionThreshold ? options.confirmScore : options.weakStartScore
+        guard score >= needed else { return }
         // A face found again where one was just lost keeps its id.
         let box = FaceFrame(landmarks: fitted).detectorBox
         var id: Int
