@@ -3,9 +3,9 @@
 #
 #   Tools/fake-camera/build.sh [OUTPUT_DIR]     default: .build/fake-camera (git-ignored)
 #
-# Needs a C compiler (gcc, cc, or the clang of the Swift toolchain) and FFmpeg's development
-# headers, which the project's OpenCV packages already pull in (libavformat-dev, libavcodec-dev,
-# libswscale-dev).
+# Needs a C compiler (gcc, cc, or the clang of the Swift toolchain) and the development headers of
+# FFmpeg and libjpeg, which the project's OpenCV packages already pull in (libavformat-dev,
+# libavcodec-dev, libswscale-dev, libjpeg-dev).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -53,7 +53,7 @@ mkdir -p "$out"
 tmp="$(mktemp "$out/libfakecam.XXXXXX.so")"
 trap 'rm -f "$tmp"' EXIT
 "$cc" -std=gnu11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Wno-unused-parameter \
-  "${cflags[@]}" -o "$tmp" "${sources[@]}" "${libs[@]}" -ldl -lpthread -lm
+  "${cflags[@]}" -o "$tmp" "${sources[@]}" "${libs[@]}" -ljpeg -ldl -lpthread -lm
 mv -f "$tmp" "$lib"
 trap - EXIT
 echo "$lib"

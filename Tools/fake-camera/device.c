@@ -38,6 +38,11 @@ const fc_format fc_formats[] = {
 };
 const int fc_format_count = sizeof fc_formats / sizeof fc_formats[0];
 
+/* The formats this camera offers, in order: all of them, or those FAKECAM_FORMATS names (a
+ * YUYV-only camera, as many older and industrial ones are). */
+static const fc_format *offered[sizeof fc_formats / sizeof fc_formats[0]];
+static int offered_count;
+
 uint32_t fc_max_frame_size(const fc_format *f, const fc_frame *fr) {
     (void)f;
     return fr->width * fr->height * 2; /* what UVC cameras report for both formats */
@@ -48,8 +53,8 @@ uint32_t fc_bytes_per_line(const fc_format *f, const fc_frame *fr) {
 }
 
 static const fc_format *find_format(uint32_t fourcc) {
-    for (int i = 0; i < fc_format_count; ++i)
-        if (fc_formats[i].fourcc == fourcc) return &fc_formats[i];
+    for (int i = 0; i < offered_count; ++i)
+        if (offered[i]->fourcc == fourcc) return offered[i];
     return NULL;
 }
 
@@ -235,7 +240,7 @@ static void free_buffers(fc_device *d) {
 }
 
 static void power_on(fc_device *d) {
-    d->format = &fc_formats[0];
+    d->format = offered[0];
     d->frame = &d->format->frames[0];
     d->interval = d->frame->intervals[0];
     reset_controls(d);
@@ -480,7 +485,7 @@ static void fill_pix(const fc_device *d, const fc_format *f, const fc_frame *fr,
 /* uvc_v4l2_try_format: an unknown format becomes the default one, the size the nearest offered. */
 static void try_format(const struct v4l2_pix_format *asked, const fc_format **f_out, const fc_frame **fr_out) {
     const fc_format *f = find_format(asked->pixelformat);
-    if (!f) f = &fc_formats[0];
+    if (!f) f = offered[0];
     const fc_frame *best = &f->frames[0];
     uint64_t best_d = UINT64_MAX;
     for (int i = 0; i < f->frame_count; ++i) {
@@ -843,8 +848,8 @@ static int capture_ioctl(fc_device *d, fc_handle *h, unsigned long request, void
     switch (request) {
     case VIDIOC_ENUM_FMT: {
         struct v4l2_fmtdesc *f = arg;
-        if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || f->index >= (uint32_t)fc_format_count) return EINVAL;
-        const fc_format *fmt = &fc_formats[f->index];
+        if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE || f->index >= (uint32_t)offered_count) return EINVAL;
+        const fc_format *fmt = offered[f->index];
         uint32_t index = f->index, type = f->type;
         memset(f, 0, sizeof *f);
         f->index = index;
@@ -1126,6 +1131,17 @@ void fc_device_init(void) {
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&d->changed, &attr);
     snprintf(d->video_path, sizeof d->video_path, "%s", video);
+    const char *formats = getenv("FAKECAM_FORMATS");
+    for (int i = 0; i < fc_format_count; ++i) {
+        const char *name = fc_formats[i].fourcc == V4L2_PIX_FMT_YUYV ? "yuyv" : "mjpeg";
+        if (!formats || !*formats || strstr(formats, name)) offered[offered_count++] = &fc_formats[i];
+    }
+    if (offered_count == 0) {
+        fc_warn("FAKECAM_FORMATS: '%s' names no format (known: yuyv, mjpeg)", formats);
+        _exit(2);
+    }
+    const char *stamp = getenv("FAKECAM_STAMP");
+    d->stamp = stamp && *stamp && strcmp(stamp, "0") != 0;
     const char *card = getenv("FAKECAM_CARD");
     snprintf(d->card, sizeof d->card, "%s", card && *card ? card : "HeritageLens Emulated Webcam");
     d->capture_number = path_number(path);

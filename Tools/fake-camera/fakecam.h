@@ -72,6 +72,7 @@ typedef struct {
     bool on;
     long after;     /* frames the camera has produced (since the emulator loaded) before it starts */
     long every;     /* for corrupt/truncate: every Nth frame */
+    long frames;    /* burst: frames held back */
     double seconds; /* how long it lasts; < 0 for ever */
     double keep;    /* truncate: fraction of the frame kept */
     bool scan;      /* corrupt: damage the entropy-coded data instead of the header */
@@ -79,7 +80,7 @@ typedef struct {
 } fc_fault;
 
 typedef struct {
-    fc_fault unplug, stall, corrupt, truncate, lowlight, busy, nospace;
+    fc_fault unplug, stall, corrupt, truncate, lowlight, busy, nospace, burst;
 } fc_faults;
 
 /* Parses FAKECAM_FAULTS ("unplug:after=30,for=1.5;corrupt:every=10"). Returns false with a
@@ -91,9 +92,10 @@ bool fc_faults_parse(const char *spec, fc_faults *out, char *err, size_t errlen)
 typedef struct fc_scene fc_scene;
 fc_scene *fc_scene_open(const char *path, char *err, size_t errlen);
 /* Renders what the camera sees at scene time t (seconds; the video loops) in the format and
- * size given, its luma scaled by gain. Returns the bytes written to out, or -1. */
+ * size given, its luma scaled by gain, with `stamp` drawn in when it is >= 0. Returns the bytes
+ * written to out, or -1. */
 long fc_scene_render(fc_scene *s, double t, uint32_t fourcc, uint32_t width, uint32_t height, double gain,
-                     uint8_t *out, size_t capacity);
+                     long stamp, uint8_t *out, size_t capacity);
 
 /* ------------------------------------------------------------------ the device (device.c) */
 
@@ -134,6 +136,7 @@ struct fc_device {
     int capture_number; /* N of /dev/videoN, or -1 when the path has no number */
     char card[32];
     char video_path[4096];
+    bool stamp; /* FAKECAM_STAMP: each frame shows its sequence number (a test aid, as vivid's counter) */
     fc_scene *scene;
     fc_faults faults;
     /* Plug state */

@@ -15,6 +15,8 @@
  *   busy[:for=T][,at=open|format] EBUSY from open() (or from S_FMT/REQBUFS/STREAMON, as when
  *                                 another program streams) for T s from the first try (default for ever)
  *   nospace[:for=T]               STREAMON fails with ENOSPC, as when the USB bus lacks bandwidth
+ *   burst[:after=N][,frames=K]    K frames held back and handed over at once, as a late USB
+ *                                 completion (a busy hub, interrupt latency) does
  *
  * N counts frames the camera produced since the emulator loaded; T is in seconds.
  */
@@ -47,6 +49,11 @@ static bool apply(fc_fault *f, const char *kind, const char *key, const char *va
         if (!parse_number(value, &v) || v != (long)v) goto bad_value;
         if (strcmp(key, "every") == 0 && v < 1) goto bad_value;
         *(strcmp(key, "after") == 0 ? &f->after : &f->every) = (long)v;
+        return true;
+    }
+    if (strcmp(key, "frames") == 0 && strcmp(kind, "burst") == 0) {
+        if (!parse_number(value, &v) || v != (long)v || v < 2 || v >= FC_MAX_BUFFERS) goto bad_value;
+        f->frames = (long)v;
         return true;
     }
     if (strcmp(key, "keep") == 0 && strcmp(kind, "truncate") == 0) {
@@ -96,6 +103,7 @@ bool fc_faults_parse(const char *spec, fc_faults *out, char *err, size_t errlen)
             {"lowlight", &out->lowlight, {.on = true, .after = 60, .seconds = -1}},
             {"busy", &out->busy, {.on = true, .seconds = -1}},
             {"nospace", &out->nospace, {.on = true, .seconds = -1}},
+            {"burst", &out->burst, {.on = true, .after = 60, .frames = 3}},
         };
         fc_fault *fault = NULL;
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; ++i) {
@@ -105,7 +113,7 @@ bool fc_faults_parse(const char *spec, fc_faults *out, char *err, size_t errlen)
             }
         }
         if (!fault) {
-            snprintf(err, errlen, "unknown fault '%s' (known: unplug, stall, corrupt, truncate, lowlight, busy, nospace)", entry);
+            snprintf(err, errlen, "unknown fault '%s' (known: unplug, stall, corrupt, truncate, lowlight, busy, nospace, burst)", entry);
             ok = false;
             break;
         }

@@ -15,7 +15,7 @@
 static const double usb_bytes_per_second = 24.576e6;
 
 /* Faults that happen once per process (the count of frames runs across streams). */
-static bool unplug_done, stall_done;
+static bool unplug_done, stall_done, burst_done;
 static double lowlight_since = -1;
 
 /* Sleeps until the monotonic time t (ns); false when the stream stopped meanwhile. */
@@ -61,6 +61,14 @@ static void *sensor_main(void *arg) {
     uint8_t *staging = malloc(capacity);
     int64_t soe = fc_now_ns() + period; /* the first frame comes a frame period after STREAMON */
     bool warned = false;
+    /* Frames filled but held back by a burst, handed over together with the last of it */
+    struct {
+        int index;
+        uint32_t sequence;
+        int64_t soe;
+        long size;
+    } held[FC_MAX_BUFFERS];
+    int held_count = 0;
 
     while (staging) {
         /* What happens to this frame */
@@ -97,11 +105,14 @@ static void *sensor_main(void *arg) {
             }
         }
         const double scene_time = (double)soe / 1e9 - d->scene_start;
+        /* Numbered now, so that the stamp can show it; a frame that is then dropped keeps it. */
+        const uint32_t sequence = d->sequence++;
+        const bool stamp = d->stamp;
         pthread_mutex_unlock(&d->lock);
 
         /* The picture, made ahead of its start of exposure */
         long size = fc_scene_render(d->scene, scene_time < 0 ? 0 : scene_time, format->fourcc, frame->width,
-                                    frame->height, gain, staging, capacity);
+                                    frame->height, gain, stamp ? (long)sequence : -1, staging, capacity);
         if (size < 0) {
             if (!warned) fc_warn("%s: could not render a frame; sending empty frames", d->video_path);
             warned = true;
@@ -111,15 +122,15 @@ static void *sensor_main(void *arg) {
         if (damaged(&faults.truncate, n)) {
             if (mjpeg) {
                 size = (long)(size * faults.truncate.keep);
-                fc_log("truncate frame %ld to %ld bytes", n, size);
+                fc_log("frame seq %u truncated to %ld bytes", sequence, size);
             } else {
                 drop = true; /* uvc_video_validate_buffer: a short uncompressed frame is an error, dropped */
-                fc_log("drop short frame %ld", n);
+                fc_log("frame seq %u dropped: short", sequence);
             }
         }
         if (mjpeg && damaged(&faults.corrupt, n)) {
             corrupt_jpeg(staging, size, faults.corrupt.scan, (unsigned)n);
-            fc_log("corrupt frame %ld (%s)", n, faults.corrupt.scan ? "scan" : "header");
+            fc_log("frame seq %u corrupted (%s)", sequence, faults.corrupt.scan ? "scan" : "header");
         }
         int64_t transfer = (int64_t)((double)size / usb_bytes_per_second * 1e9);
         if (transfer > period * 9 / 10) transfer = period * 9 / 10;
@@ -137,7 +148,6 @@ static void *sensor_main(void *arg) {
             memmove(d->queued, d->queued + 1, (--d->queued_count) * sizeof d->queued[0]);
             d->buffers[index].state = FC_BUF_ACTIVE;
         }
-        const uint32_t sequence = d->sequence++;
         pthread_mutex_unlock(&d->lock);
         /* Buffers are freed only once this thread has ended (fc_sensor_wait_gone), so the copy
          * can go without the lock. */
@@ -151,16 +161,30 @@ static void *sensor_main(void *arg) {
             break;
         }
         if (index >= 0) {
-            fc_buffer *b = &d->buffers[index];
-            b->bytesused = (uint32_t)size;
-            b->sequence = sequence;
-            b->timestamp.tv_sec = (time_t)(soe / 1000000000);
-            b->timestamp.tv_usec = (suseconds_t)(soe % 1000000000 / 1000);
-            b->state = FC_BUF_DONE;
-            d->done[d->done_count++] = (unsigned)index;
-            fc_refresh_readiness(d);
-            pthread_cond_broadcast(&d->changed);
-            fc_log("frame seq %u ts %.6f index %d bytes %ld", sequence, (double)soe / 1e9, index, size);
+            held[held_count].index = index;
+            held[held_count].sequence = sequence;
+            held[held_count].soe = soe;
+            held[held_count++].size = size;
+            const fc_fault *burst = &faults.burst;
+            bool holding = burst->on && !burst_done && n >= burst->after && n < burst->after + burst->frames - 1 &&
+                           held_count < FC_MAX_BUFFERS;
+            if (burst->on && n >= burst->after + burst->frames - 1) burst_done = true;
+            for (int i = 0; !holding && i < held_count; ++i) {
+                fc_buffer *b = &d->buffers[held[i].index];
+                b->bytesused = (uint32_t)held[i].size;
+                b->sequence = held[i].sequence;
+                b->timestamp.tv_sec = (time_t)(held[i].soe / 1000000000);
+                b->timestamp.tv_usec = (suseconds_t)(held[i].soe % 1000000000 / 1000);
+                b->state = FC_BUF_DONE;
+                d->done[d->done_count++] = (unsigned)held[i].index;
+                fc_log("frame seq %u ts %.6f index %d bytes %ld%s", held[i].sequence, (double)held[i].soe / 1e9,
+                       held[i].index, held[i].size, held_count > 1 ? " burst" : "");
+            }
+            if (!holding) {
+                held_count = 0;
+                fc_refresh_readiness(d);
+                pthread_cond_broadcast(&d->changed);
+            }
         } else if (!drop) {
             fc_log("frame seq %u ts %.6f dropped: no buffer queued", sequence, (double)soe / 1e9);
         }
