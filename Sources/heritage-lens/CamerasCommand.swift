@@ -40,7 +40,7 @@ struct Cameras: ParsableCommand {
                 }
             } catch {
                 failures += 1
-                print("\(path): \(error)")
+                print("\(error)")  // it names the device
             }
         }
         if !devices.isEmpty && failures == paths.count { throw ExitCode(1) }
