@@ -226,15 +226,30 @@ int32_t cb_v4l2_camera_read(cb_v4l2_camera *cam, cb_image *bgr, cb_image *gray, 
             cbridge::set_error(std::string("select: ") + std::strerror(errno));
             return -1;
         }
+        // Take every buffer the driver has done and keep the newest: when this thread was late (a
+        // slow decode, a busy machine), the driver's queue holds older frames first, and decoding
+        // them in turn would leave every frame behind by the queue's length.
         v4l2_buffer buf{};
-        buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        buf.memory = V4L2_MEMORY_MMAP;
-        if (xioctl(cam->fd, VIDIOC_DQBUF, &buf) != 0) {
-            if (errno == EAGAIN) return 0;
-            *error_code = errno;
-            cbridge::set_error(std::string("VIDIOC_DQBUF: ") + std::strerror(errno));
-            return -1;
+        bool have = false;
+        for (;;) {
+            v4l2_buffer next{};
+            next.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+            next.memory = V4L2_MEMORY_MMAP;
+            if (xioctl(cam->fd, VIDIOC_DQBUF, &next) != 0) {
+                if (errno == EAGAIN) break;
+                *error_code = errno;
+                cbridge::set_error(std::string("VIDIOC_DQBUF: ") + std::strerror(errno));
+                return -1;
+            }
+            if (have && xioctl(cam->fd, VIDIOC_QBUF, &buf) != 0) {
+                *error_code = errno;
+                cbridge::set_error(std::string("VIDIOC_QBUF: ") + std::strerror(errno));
+                return -1;
+            }
+            buf = next;
+            have = true;
         }
+        if (!have) return 0;
         *timestamp_s = double(buf.timestamp.tv_sec) + double(buf.timestamp.tv_usec) * 1e-6;
         *sequence = buf.sequence;
         const uint8_t *data = static_cast<const uint8_t *>(cam->buffers[buf.index].start);
@@ -243,10 +258,19 @@ int32_t cb_v4l2_camera_read(cb_v4l2_camera *cam, cb_image *bgr, cb_image *gray, 
         switch (cam->mode.pixel_format) {
         case V4L2_PIX_FMT_MJPEG:
         case V4L2_PIX_FMT_JPEG: {
-            cv::Mat encoded(1, int(buf.bytesused), CV_8UC1, const_cast<uint8_t *>(data));
-            cv::imdecode(encoded, cv::IMREAD_COLOR, &bgr->mat);
-            ok = !bgr->mat.empty();
-            if (ok && gray) cv::cvtColor(bgr->mat, gray->mat, cv::COLOR_BGR2GRAY);
+            // A frame cut short (lost USB packets, a camera's own fault) still decodes, grey below
+            // the cut: without its end-of-image marker it is not taken.
+            size_t n = buf.bytesused;
+            while (n > 2 && data[n - 1] == 0) --n;  // some cameras pad after the marker
+            ok = n > 4 && data[0] == 0xFF && data[1] == 0xD8 && data[n - 2] == 0xFF && data[n - 1] == 0xD9;
+            if (!ok) break;
+            // Decoded into a new matrix: imdecode leaves its output untouched when it fails, which
+            // would pass an older frame off as this one.
+            cv::Mat decoded = cv::imdecode(cv::Mat(1, int(n), CV_8UC1, const_cast<uint8_t *>(data)), cv::IMREAD_COLOR);
+            ok = decoded.cols == w && decoded.rows == h;
+            if (!ok) break;
+            bgr->mat = decoded;
+            if (gray) cv::cvtColor(bgr->mat, gray->mat, cv::COLOR_BGR2GRAY);
             break;
         }
         case V4L2_PIX_FMT_YUYV: {
@@ -277,9 +301,10 @@ int32_t cb_v4l2_camera_read(cb_v4l2_camera *cam, cb_image *bgr, cb_image *gray, 
             return -1;
         }
         if (!ok) {
+            // Skipped, not fatal: the next frame is a thirtieth of a second away.
             *error_code = EBADMSG;
             cbridge::set_error("a frame could not be decoded");
-            return -1;
+            return 0;
         }
         return 1;
     })

@@ -248,9 +248,12 @@ typedef struct cb_v4l2_camera cb_v4l2_camera;
 cb_v4l2_camera *cb_v4l2_camera_open(const char *path, cb_v4l2_mode mode, int32_t buffer_count,
                                     int32_t *error_code);
 cb_v4l2_mode cb_v4l2_camera_mode(const cb_v4l2_camera *cam);
-/** Waits up to timeout_ms for a frame, decodes it into bgr (and its luma into gray when gray is
- *  not NULL and the format carries luma). Returns 1 a frame, 0 timeout, -1 error (*error_code
- *  set; 19 means the device is gone). timestamp_s is the driver's monotonic capture time. */
+/** Waits up to timeout_ms for a frame, decodes the newest one the driver has (older ones go back
+ *  to it undecoded) into bgr, and its luma into gray when gray is not NULL and the format carries
+ *  luma. Returns 1 a frame, 0 no frame (timeout, or *error_code 74 when the frame was corrupt or
+ *  cut short and was skipped), -1 error (*error_code set; 19 means the device is gone).
+ *  timestamp_s is the driver's monotonic capture time, sequence the driver's frame count (a gap
+ *  is frames lost or skipped). */
 int32_t cb_v4l2_camera_read(cb_v4l2_camera *cam, cb_image *bgr, cb_image *gray, int32_t timeout_ms,
                             double *timestamp_s, uint32_t *sequence, int32_t *error_code);
 void cb_v4l2_camera_close(cb_v4l2_camera *cam);

@@ -52,6 +52,7 @@ public enum CameraDevices {
         switch code {
         case ENOENT, ENODEV, ENXIO: return .cameraNotFound(path)
         case EBUSY: return .cameraBusy(path)
+        case ENOSPC: return .cameraBandwidth(path)  // uvcvideo: no alternate setting has the bandwidth
         case EACCES, EPERM: return .cameraPermissionDenied(path)
         case ENOTTY, EINVAL: return .notACaptureDevice(path, detail: "it does not answer V4L2 requests")
         default: return .cameraFailed(path, reason: String(cString: strerror(code)))

@@ -9,5 +9,12 @@ public protocol FrameGrabber: AnyObject {
     /// the format carries luma). Returns the frame's capture time (SystemClock nanoseconds), or nil
     /// on timeout. Throws when the device failed or disappeared.
     func grab(into image: Image, gray: Image, timeoutMilliseconds: Int) throws -> (capturedAt: UInt64, hasGray: Bool)?
+    /// Frames the device sent that `grab` did not deliver (corrupt, or passed over for newer ones).
+    var skippedFrameCount: Int { get }
     func close()
+}
+
+extension FrameGrabber {
+    /// A grabber that cannot tell is taken to deliver every frame.
+    public var skippedFrameCount: Int { 0 }
 }

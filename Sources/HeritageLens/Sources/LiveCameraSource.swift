@@ -7,7 +7,8 @@ import HeritageCore
 /// Queued frames are the usual source of webcam lag on Linux: if the pipeline is slower than the
 /// camera, a FIFO of frames makes every frame older than the last. Here the capture thread always
 /// decodes into a spare buffer and swaps it with the "ready" one (triple buffering), so the
-/// pipeline gets the newest frame and older unread frames are counted as dropped.
+/// pipeline gets the newest frame. Frames it never got, once it has started (older unread frames,
+/// and frames the grabber skipped), are counted as dropped.
 // Shared state is guarded by `condition`; the grabber is touched only by the capture thread
 // (and by close() once that thread has ended).
 public final class LiveCameraSource: FrameSource, @unchecked Sendable {
@@ -31,7 +32,9 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
     public var size: Size { grabber.size }
     public var framesPerSecond: Double { grabber.framesPerSecond }
     public let expectedFrameCount: Int? = nil
-    public var droppedFrameCount: Int { condition.withLock { dropped } }
+    public var droppedFrameCount: Int {
+        condition.withLock { dropped + (skippedAtStart.map { skipped - $0 } ?? 0) }
+    }
 
     private let grabber: FrameGrabber
     private let options: Options
@@ -40,9 +43,14 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
     private var writing = Slot(), ready = Slot(), reading = Slot()
     private var fresh = false
     private var dropped = 0
+    /// The grabber's skipped frames, as of its last frame, and as of the first frame delivered.
+    private var skipped = 0
+    private var skippedAtStart: Int?
     private var failure: Error?
     private var running = true
     private var thread: Thread?
+    /// Touched by the capture thread, then by close() once that thread has ended.
+    private var grabberClosed = false
     private var firstCapture: UInt64?
     private var delivered = 0
     private let clock = SystemClock()
@@ -71,9 +79,13 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
                     FrameGate.frameExpected(in: 0)
                     target.capturedAt = grabbed.capturedAt
                     target.hasGray = grabbed.hasGray
+                    let skippedNow = grabber.skippedFrameCount
                     condition.withLock {
                         swap(&writing, &ready)
-                        if fresh { dropped += 1 }
+                        // Frames replaced before the pipeline took its first one were not dropped
+                        // to keep up: it was still starting.
+                        if fresh && skippedAtStart != nil { dropped += 1 }
+                        skipped = skippedNow
                         fresh = true
                         condition.signal()
                     }
@@ -88,7 +100,13 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
         }
     }
 
+    /// Called on the capture thread, which then ends. The device is let go at once, not when the
+    /// reader next asks for a frame (which may be seconds away while the program starts up or a
+    /// slow frame finishes): a file handle left open on an unplugged camera makes it come back as
+    /// another /dev/videoN, and the reconnection waits for the old one in vain.
     private func fail(_ error: Error) {
+        grabber.close()
+        grabberClosed = true
         condition.withLock {
             failure = error
             running = false
@@ -106,6 +124,7 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
         guard fresh, cb_stop_requested() == 0 else { return nil }
         swap(&reading, &ready)
         fresh = false
+        if skippedAtStart == nil { skippedAtStart = skipped }
         let slot = reading
         if firstCapture == nil { firstCapture = slot.capturedAt }
         let time = Double(slot.capturedAt &- firstCapture!) / 1e9
@@ -125,6 +144,7 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
         // The loop's grab wakes within its 200 ms timeout; wait for it before closing the device.
         while thread?.isFinished == false && thread?.isExecuting == true { usleep(5_000) }
         thread = nil
-        grabber.close()
+        if !grabberClosed { grabber.close() }
+        grabberClosed = true
     }
 }

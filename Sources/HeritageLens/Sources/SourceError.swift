@@ -15,6 +15,7 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
     case noImages(inFolder: String)
     case cameraNotFound(String)
     case cameraBusy(String)
+    case cameraBandwidth(String)
     case cameraPermissionDenied(String)
     case notACaptureDevice(String, detail: String)
     case cameraFailed(String, reason: String)
@@ -51,6 +52,8 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
             return "\(d): no such camera; list cameras with 'heritage-lens cameras'"
         case .cameraBusy(let d):
             return "\(d): the camera is busy; close the other program using it and try again"
+        case .cameraBandwidth(let d):
+            return "\(d): not enough USB bandwidth for this mode (another camera on the same USB controller?); ask for a smaller --size or a lower --fps, or use another USB port"
         case .cameraPermissionDenied(let d):
             return "\(d): permission denied; add yourself to the 'video' group (sudo usermod -aG video $USER) and log in again"
         case .notACaptureDevice(let d, let detail):

@@ -12,6 +12,10 @@ public final class V4L2Grabber: FrameGrabber {
     /// Driver timestamps are CLOCK_MONOTONIC on every current driver (uvcvideo included); this
     /// offset maps them onto SystemClock should a driver use another clock base.
     private var clockOffset: Int64?
+    private var lastSequence: UInt32?
+    /// Frames the camera sent that were not delivered: gaps in the driver's sequence numbers
+    /// (dropped in the driver, passed over for a newer one, or corrupt).
+    public private(set) var skippedFrameCount = 0
 
     /// Opens `path`, choosing a mode with `negotiator`.
     public init(path: String, negotiator: CameraModeNegotiator, bufferCount: Int = 4) throws {
@@ -52,11 +56,14 @@ public final class V4L2Grabber: FrameGrabber {
         let wantsGray = mode.pixelFormat == .yuyv || mode.pixelFormat == .grey
         let status = cb_v4l2_camera_read(cam, image.raw, wantsGray ? gray.raw : nil, Int32(timeoutMilliseconds),
                                          &timestamp, &sequence, &code)
-        if status == 0 { return nil }
+        if status == 0 { return nil }  // no frame yet, or a corrupt one skipped (counted by the next gap)
         if status < 0 {
             if code == ENODEV || code == EIO { throw SourceError.cameraLost(name) }
             throw SourceError.cameraFailed(name, reason: String(cString: cb_last_error()))
         }
+        // A stream that restarts numbers from 0 again; otherwise the gap is what was not delivered.
+        if let last = lastSequence, sequence > last { skippedFrameCount += Int(sequence - last - 1) }
+        lastSequence = sequence
         let now = SystemClock().nanoseconds()
         let stamp = Int64(timestamp * 1e9)
         if clockOffset == nil {

@@ -5,7 +5,7 @@ import Testing
 
 /// A device stand-in for the capture thread's logic: frames at a set rate whose gray level is
 /// their sequence number, and an optional fault after some frames. (The V4L2 path itself is
-/// exercised by CameraDevicesTests against real device files.)
+/// exercised through the camera emulator by LiveCameraPathTests.)
 final class ScriptedGrabber: FrameGrabber, @unchecked Sendable {
     let name = "scripted"
     let size = Size(width: 32, height: 24)
