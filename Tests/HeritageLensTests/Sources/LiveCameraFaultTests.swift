@@ -125,7 +125,7 @@ extension LiveCameraPathTests {
             #expect(run.status != 0)
             #expect(run.stderr == "heritage-lens: error: /dev/video0: the camera is busy; close the other program using it and try again\n")
             let listed = try await FakeCamera.run(["cameras"], video: FakeCamera.plain, faults: ["busy"])
-            #expect(listed.stdout.hasPrefix("/dev/video0: the camera is busy;"), "\(listed.stdout)")
+            #expect(listed.stderr.hasPrefix("heritage-lens: error: /dev/video0: the camera is busy;"), "\(listed.stderr)")
         }
 
         @Test func tooLittleUSBBandwidthSaysSo() async throws {

