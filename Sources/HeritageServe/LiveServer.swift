@@ -75,12 +75,9 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         case .success(let port):
             self.port = port
         case .failure(let reason):
+            // Cancelled, the server may still be winding down on its event loop after `run`
+            // returns, and NIO traps on a loop shut down under it: the loop is left to the process.
             runTask?.cancel()
-            // As in finish(): the event loops go only after the server has let go of them.
-            if case .success = stopped.wait(seconds: 30) {
-                try? group.syncShutdownGracefully()
-                executor.shutdown()
-            }
             throw .cannotListen(options.address.description, reason: reason)
         }
     }
@@ -103,13 +100,13 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
     public func finish() {
         hub.finish()
         let services = serviceGroup
-        Task.detached { await services.triggerGracefulShutdown() }
-        // Open connections get a moment to close; the event loop goes only after the server.
-        if case .failure = stopped.wait(seconds: 3) {
+        Task.detached(executorPreference: executor) { await services.triggerGracefulShutdown() }
+        // Open connections get a moment to close; the event loop goes only after the server has
+        // stopped gracefully. Cancelled, the server can still be using its loop after `run`
+        // returns (NIO traps on a loop shut down under it), so the loop is then left to the process.
+        guard case .success = stopped.wait(seconds: 10) else {
             runTask?.cancel()
-            // The event loops may go only once the server has let go of them: shut down under it,
-            // NIO traps on the promises still pending. On a loaded machine that can take a while.
-            guard case .success = stopped.wait(seconds: 30) else { return }
+            return
         }
         try? group.syncShutdownGracefully()
         executor.shutdown()
