@@ -10,7 +10,7 @@
 #   --fault corrupt:every=10        every 10th MJPEG frame unreadable (where=scan: damaged data)
 #   --fault truncate:every=10       every 10th MJPEG frame cut short (keep=0.5)
 #   --fault lowlight:after=60       30 -> 15 fps (exposure priority), or darker frames
-#   --fault busy[:for=T]            EBUSY on open (at=format: on S_FMT/REQBUFS/STREAMON)
+#   --fault busy[:for=T]            EBUSY on open (at=format: S_FMT, S_PARM, REQBUFS, STREAMON)
 #   --fault nospace                 STREAMON fails with ENOSPC (USB bandwidth)
 #   --formats yuyv                  offer only these formats (a YUYV-only camera)
 #   --log FILE                      one line per V4L2 event and frame (sequence, timestamp)

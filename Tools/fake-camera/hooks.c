@@ -106,14 +106,18 @@ static mode_t mode_arg(int flags, va_list ap) {
     return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
 }
 
-EXPORT int open(const char *path, int flags, ...) {
+static int open_at(int dirfd, const char *path, int flags, mode_t mode) {
     READY();
+    if (ours(path)) return fc_open(path, flags);
+    return real_openat(dirfd, path, flags, mode);
+}
+
+EXPORT int open(const char *path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     mode_t mode = mode_arg(flags, ap);
     va_end(ap);
-    if (ours(path)) return fc_open(path, flags);
-    return fc_libc.open(path, flags, mode);
+    return open_at(AT_FDCWD, path, flags, mode);
 }
 
 EXPORT int open64(const char *path, int flags, ...) __attribute__((alias("open")));
@@ -122,13 +126,11 @@ EXPORT int __open_2(const char *path, int flags) { return open(path, flags); }
 EXPORT int __open64_2(const char *path, int flags) { return open(path, flags); }
 
 EXPORT int openat(int dirfd, const char *path, int flags, ...) {
-    READY();
     va_list ap;
     va_start(ap, flags);
     mode_t mode = mode_arg(flags, ap);
     va_end(ap);
-    if (ours(path)) return fc_open(path, flags);
-    return real_openat(dirfd, path, flags, mode);
+    return open_at(dirfd, path, flags, mode);
 }
 
 EXPORT int openat64(int dirfd, const char *path, int flags, ...) __attribute__((alias("openat")));
