@@ -5,8 +5,6 @@
  * hook: the descriptors handed out are eventfds kept readable exactly when the device is. */
 #include "fakecam.h"
 
-/* The C library declares paths non-null; callers pass NULL with AT_EMPTY_PATH all the same. */
-#pragma GCC diagnostic ignored "-Wnonnull-compare"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -272,9 +270,16 @@ EXPORT int fstat(int fd, struct stat *st) {
     return r <= 0 ? r : real_fstat(fd, st);
 }
 
+/* The C library declares paths non-null, so a compiler may drop a test for NULL; callers pass
+ * NULL with AT_EMPTY_PATH all the same. The pointer goes through an empty asm to keep the test. */
+static bool empty_path(const char *path) {
+    __asm__("" : "+r"(path));
+    return !path || !*path;
+}
+
 EXPORT int fstatat(int dirfd, const char *path, struct stat *st, int flags) {
     READY();
-    int r = (flags & AT_EMPTY_PATH) && path && !*path ? fc_fstat(dirfd, st) : fc_stat_path(path, st);
+    int r = (flags & AT_EMPTY_PATH) && empty_path(path) ? fc_fstat(dirfd, st) : fc_stat_path(path, st);
     return r <= 0 ? r : real_fstatat(dirfd, path, st, flags);
 }
 
@@ -312,7 +317,7 @@ EXPORT int __fxstat64(int ver, int fd, struct stat64 *st) { return __fxstat(ver,
 EXPORT int statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *out) {
     READY();
     struct stat st;
-    int r = (flags & AT_EMPTY_PATH) && path && !*path ? fc_fstat(dirfd, &st) : fc_stat_path(path, &st);
+    int r = (flags & AT_EMPTY_PATH) && empty_path(path) ? fc_fstat(dirfd, &st) : fc_stat_path(path, &st);
     if (r > 0) return real_statx(dirfd, path, flags, mask, out);
     if (r < 0) return r;
     memset(out, 0, sizeof *out);
