@@ -14,7 +14,7 @@
 #   --fault nospace                 STREAMON fails with ENOSPC (USB bandwidth)
 #   --formats yuyv                  offer only these formats (a YUYV-only camera)
 #   --log FILE                      one line per V4L2 event and frame (sequence, timestamp)
-#   --stamp                         draw each frame's sequence number into it (16-bit code, top left)
+#   --stamp                         draw each frame's sequence number into it (16-bit code, bottom left)
 #
 # Example:
 #   scripts/with-fake-camera.sh Samples/sample.mp4 -- .build/release/heritage-lens run --no-preview --frames 150 --anchors out.jsonl
