@@ -10,11 +10,11 @@
 #   --fault corrupt:every=10        every 10th MJPEG frame unreadable (where=scan: damaged data)
 #   --fault truncate:every=10       every 10th MJPEG frame cut short (keep=0.5)
 #   --fault lowlight:after=60       30 -> 15 fps (exposure priority), or darker frames
-#   --fault busy[:for=T]            EBUSY on open (at=format: on S_FMT/REQBUFS/STREAMON)
+#   --fault busy[:for=T]            EBUSY on open (at=format: S_FMT, S_PARM, REQBUFS, STREAMON)
 #   --fault nospace                 STREAMON fails with ENOSPC (USB bandwidth)
 #   --formats yuyv                  offer only these formats (a YUYV-only camera)
 #   --log FILE                      one line per V4L2 event and frame (sequence, timestamp)
-#   --stamp                         draw each frame's sequence number into it (16-bit code, top left)
+#   --stamp                         draw each frame's sequence number into it (16-bit code, bottom left)
 #
 # Example:
 #   scripts/with-fake-camera.sh Samples/sample.mp4 -- .build/release/heritage-lens run --no-preview --frames 150 --anchors out.jsonl

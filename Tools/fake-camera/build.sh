@@ -54,6 +54,7 @@ tmp="$(mktemp "$out/libfakecam.XXXXXX.so")"
 trap 'rm -f "$tmp"' EXIT
 "$cc" -std=gnu11 -O2 -g -fPIC -shared -fvisibility=hidden -Wall -Wextra -Wno-unused-parameter \
   "${cflags[@]}" -o "$tmp" "${sources[@]}" "${libs[@]}" -ljpeg -ldl -lpthread -lm
+chmod 755 "$tmp"
 mv -f "$tmp" "$lib"
 trap - EXIT
 echo "$lib"

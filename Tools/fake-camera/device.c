@@ -527,6 +527,12 @@ static int acquire_privileges(fc_device *d, fc_handle *h) {
     return 0;
 }
 
+/* What S_FMT, S_PARM and REQBUFS ask first: the stream for this handle (or EBUSY). */
+static int take_stream(fc_device *d, fc_handle *h) {
+    int r = acquire_privileges(d, h);
+    return r ? r : busy_now(d, true) ? EBUSY : 0;
+}
+
 /* ------------------------------------------------------------------ buffers */
 
 static void fill_buffer(const fc_device *d, unsigned index, struct v4l2_buffer *b) {
@@ -559,9 +565,8 @@ static int reqbufs(fc_device *d, fc_handle *h, struct v4l2_requestbuffers *rb) {
     if (rb->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return EINVAL;
     /* uvcvideo also takes USERPTR and DMABUF; the emulator offers mmap only. */
     if (rb->memory != V4L2_MEMORY_MMAP) return EINVAL;
-    int r = acquire_privileges(d, h);
+    int r = take_stream(d, h);
     if (r) return r;
-    if (busy_now(d, true)) return EBUSY;
     if (d->streaming) return EBUSY;
     rb->flags = 0; /* no cache hints */
     memset(rb->reserved, 0, sizeof rb->reserved);
@@ -891,11 +896,8 @@ static int capture_ioctl(fc_device *d, fc_handle *h, unsigned long request, void
     case VIDIOC_S_FMT: {
         struct v4l2_format *f = arg;
         if (f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return EINVAL;
-        if (request == VIDIOC_S_FMT) {
-            int r = acquire_privileges(d, h);
-            if (r) return r;
-            if (busy_now(d, true)) return EBUSY;
-        }
+        int r = request == VIDIOC_S_FMT ? take_stream(d, h) : 0;
+        if (r) return r;
         const fc_format *fmt;
         const fc_frame *fr;
         try_format(&f->fmt.pix, &fmt, &fr);
@@ -915,7 +917,7 @@ static int capture_ioctl(fc_device *d, fc_handle *h, unsigned long request, void
         struct v4l2_streamparm *p = arg;
         if (p->type != V4L2_BUF_TYPE_VIDEO_CAPTURE) return EINVAL;
         if (request == VIDIOC_S_PARM) {
-            int r = acquire_privileges(d, h);
+            int r = take_stream(d, h);
             if (r) return r;
             if (d->streaming) return EBUSY;
             fc_fract asked = {p->parm.capture.timeperframe.numerator, p->parm.capture.timeperframe.denominator};

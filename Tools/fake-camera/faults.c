@@ -12,8 +12,9 @@
  *                                 uncompressed frames that arrive short are dropped by the driver
  *   lowlight[:after=N][,for=T]    the scene darkens: with auto exposure and exposure priority on
  *                                 (the power-on state) the rate halves, otherwise frames darken
- *   busy[:for=T][,at=open|format] EBUSY from open() (or from S_FMT/REQBUFS/STREAMON, as when
- *                                 another program streams) for T s from the first try (default for ever)
+ *   busy[:for=T][,at=open|format] EBUSY from open() (or from S_FMT, S_PARM, REQBUFS and STREAMON,
+ *                                 as when another program streams) for T s from the first try
+ *                                 (default: for ever)
  *   nospace[:for=T]               STREAMON fails with ENOSPC, as when the USB bus lacks bandwidth
  *   burst[:after=N][,frames=K]    K frames held back and handed over at once, as a late USB
  *                                 completion (a busy hub, interrupt latency) does

@@ -5,8 +5,6 @@
  * hook: the descriptors handed out are eventfds kept readable exactly when the device is. */
 #include "fakecam.h"
 
-/* The C library declares paths non-null; callers pass NULL with AT_EMPTY_PATH all the same. */
-#pragma GCC diagnostic ignored "-Wnonnull-compare"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -106,14 +104,18 @@ static mode_t mode_arg(int flags, va_list ap) {
     return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
 }
 
-EXPORT int open(const char *path, int flags, ...) {
+static int open_at(int dirfd, const char *path, int flags, mode_t mode) {
     READY();
+    if (ours(path)) return fc_open(path, flags);
+    return real_openat(dirfd, path, flags, mode);
+}
+
+EXPORT int open(const char *path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     mode_t mode = mode_arg(flags, ap);
     va_end(ap);
-    if (ours(path)) return fc_open(path, flags);
-    return fc_libc.open(path, flags, mode);
+    return open_at(AT_FDCWD, path, flags, mode);
 }
 
 EXPORT int open64(const char *path, int flags, ...) __attribute__((alias("open")));
@@ -122,13 +124,11 @@ EXPORT int __open_2(const char *path, int flags) { return open(path, flags); }
 EXPORT int __open64_2(const char *path, int flags) { return open(path, flags); }
 
 EXPORT int openat(int dirfd, const char *path, int flags, ...) {
-    READY();
     va_list ap;
     va_start(ap, flags);
     mode_t mode = mode_arg(flags, ap);
     va_end(ap);
-    if (ours(path)) return fc_open(path, flags);
-    return real_openat(dirfd, path, flags, mode);
+    return open_at(dirfd, path, flags, mode);
 }
 
 EXPORT int openat64(int dirfd, const char *path, int flags, ...) __attribute__((alias("openat")));
@@ -270,9 +270,16 @@ EXPORT int fstat(int fd, struct stat *st) {
     return r <= 0 ? r : real_fstat(fd, st);
 }
 
+/* The C library declares paths non-null, so a compiler may drop a test for NULL; callers pass
+ * NULL with AT_EMPTY_PATH all the same. The pointer goes through an empty asm to keep the test. */
+static bool empty_path(const char *path) {
+    __asm__("" : "+r"(path));
+    return !path || !*path;
+}
+
 EXPORT int fstatat(int dirfd, const char *path, struct stat *st, int flags) {
     READY();
-    int r = (flags & AT_EMPTY_PATH) && path && !*path ? fc_fstat(dirfd, st) : fc_stat_path(path, st);
+    int r = (flags & AT_EMPTY_PATH) && empty_path(path) ? fc_fstat(dirfd, st) : fc_stat_path(path, st);
     return r <= 0 ? r : real_fstatat(dirfd, path, st, flags);
 }
 
@@ -310,7 +317,7 @@ EXPORT int __fxstat64(int ver, int fd, struct stat64 *st) { return __fxstat(ver,
 EXPORT int statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *out) {
     READY();
     struct stat st;
-    int r = (flags & AT_EMPTY_PATH) && path && !*path ? fc_fstat(dirfd, &st) : fc_stat_path(path, &st);
+    int r = (flags & AT_EMPTY_PATH) && empty_path(path) ? fc_fstat(dirfd, &st) : fc_stat_path(path, &st);
     if (r > 0) return real_statx(dirfd, path, flags, mask, out);
     if (r < 0) return r;
     memset(out, 0, sizeof *out);

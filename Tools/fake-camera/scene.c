@@ -302,13 +302,14 @@ static fc_cached *cache_slot(fc_scene *s, long index, uint32_t width, uint32_t h
 }
 
 /* The stamp: 16 bits of the number, least significant first, as white (1) or black (0) 16x16
- * blocks along the top-left edge, on the JPEG block grid so that coding leaves them crisp. */
+ * blocks along the bottom edge from the left corner (clear of the top-left stats panel of
+ * heritage-lens), on the JPEG block grid so that coding leaves them crisp. */
 enum { stamp_bits = 16, stamp_block = 16 };
 
 static void stamp_planar(AVFrame *f, long number) {
     for (int b = 0; b < stamp_bits && (b + 1) * stamp_block <= f->width; ++b) {
         uint8_t luma = (number >> b) & 1 ? 255 : 0;
-        for (int y = 0; y < stamp_block && y < f->height; ++y) {
+        for (int y = f->height - stamp_block; y < f->height; ++y) {
             memset(f->data[0] + (size_t)y * f->linesize[0] + b * stamp_block, luma, stamp_block);
             memset(f->data[1] + (size_t)y * f->linesize[1] + b * stamp_block / 2, 128, stamp_block / 2);
             memset(f->data[2] + (size_t)y * f->linesize[2] + b * stamp_block / 2, 128, stamp_block / 2);
@@ -319,7 +320,7 @@ static void stamp_planar(AVFrame *f, long number) {
 static void stamp_yuyv(uint8_t *out, uint32_t width, uint32_t height, long number) {
     for (uint32_t b = 0; b < stamp_bits && (b + 1) * stamp_block <= width; ++b) {
         uint8_t luma = (number >> b) & 1 ? 235 : 16;
-        for (uint32_t y = 0; y < stamp_block && y < height; ++y) {
+        for (uint32_t y = height - stamp_block; y < height; ++y) {
             uint8_t *p = out + ((size_t)y * width + b * stamp_block) * 2;
             for (int x = 0; x < stamp_block; ++x) {
                 p[2 * x] = luma;

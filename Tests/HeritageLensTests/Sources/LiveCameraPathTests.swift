@@ -34,9 +34,13 @@ import Testing
         #expect(anchors.count == 90)
         #expect(anchors.map { $0["frame"] as? Int } == Array(0..<90))
         #expect(anchors.allSatisfy { $0["width"] as? Int == 640 && $0["height"] as? Int == 480 })
-        let withFace = anchors.filter { !(($0["faces"] as? [Any]) ?? []).isEmpty }.count
+        // Detection runs in the background: once it has found the face (sooner or later, with
+        // the machine's load), the face is tracked in nearly every frame.
+        let hasFace = anchors.map { !(($0["faces"] as? [Any]) ?? []).isEmpty }
+        let first = try #require(hasFace.firstIndex(of: true), "no face in 90 frames")
+        let tracked = hasFace[first...].filter { $0 }.count
+        #expect(Double(tracked) >= 0.8 * Double(90 - first), "face in \(tracked) of the \(90 - first) frames from the first")
         let withCard = anchors.filter { !(($0["cards"] as? [Any]) ?? []).isEmpty }.count
-        #expect(withFace >= 45, "face in \(withFace) of 90 frames")
         #expect(withCard >= 1, "card in \(withCard) of 90 frames")
 
         // Capture to output, from the driver's timestamps: never negative, and at full speed
@@ -74,31 +78,35 @@ import Testing
         #expect(withFace >= 15, "face in \(withFace) of the last 30 frames")
     }
 
-    /// A pipeline stretched far below the camera's rate: it skips to the newest frame each time
-    /// (the sequence numbers stamped into the frames jump), and latency does not build up behind it.
+    /// A pipeline stretched below the camera's rate (every stage busy-waits to 50 times its cost,
+    /// at 1280x720 with the stats panel drawn, so that even a frame without a face is slow): it
+    /// takes the newest frame each time, so the sequence numbers stamped into the frames advance
+    /// with the camera, not one by one, and the wait before a frame is taken does not build up.
     @Test(.enabled(if: FakeCamera.sample != nil, "needs Samples/debian (scripts/fetch-debian-assets.sh)"))
     func aSlowPipelineGetsTheNewestFrames() async throws {
+        let frames = 45
         let run = try await FakeCamera.run(
-            ["run", "--camera", "0", "--no-preview", "--frames", "30", "--no-cards", "--no-render", "--no-overlay",
-             "--emulate-slow", "50", "-o", "out.avi", "--metrics", "metrics.jsonl"],
+            ["run", "--camera", "0", "--no-preview", "--frames", "\(frames)", "--size", "1280x720", "--no-cards",
+             "--no-render", "--emulate-slow", "50", "-o", "out.avi", "--metrics", "metrics.jsonl"],
             video: FakeCamera.sample!, stamp: true)
         #expect(run.status == 0, "\(run.stderr)")
         let sequences = try SequenceStamps.read(video: run.output("-o"))
-        #expect(sequences.count == 30)
-        let steps = zip(sequences, sequences.dropFirst()).map { $1 - $0 }
-        #expect(steps.allSatisfy { $0 >= 1 }, "\(sequences)")
-        // Until the first face is found a frame costs little even stretched, and other tests share
-        // the machine: a third of the steps skipping is the floor that still tells newest-frame
-        // from queued delivery (a queue would give none).
-        #expect(steps.filter { $0 > 1 }.count >= steps.count / 3, "\(sequences)")
-        // The wait from the driver's timestamp to the pipeline taking the frame (the rest of the
-        // latency is the stretched processing itself): no longer at the end than at the start.
-        let waits = try FakeCamera.jsonLines(run.output("--metrics")).compactMap {
-            ($0["stages"] as? [String: Any])?["capture"] as? Double
+        try #require(sequences.count == frames)
+        #expect(zip(sequences, sequences.dropFirst()).allSatisfy { $0 < $1 }, "\(sequences)")
+        // "45 frames in 3.1 s": the camera sent a frame every period of that time.
+        let summary = try #require(run.stderr.split(separator: "\n").first { $0.contains("\(frames) frames in ") })
+        let seconds = try #require(Double(summary.split(separator: " in ")[1].split(separator: " ")[0]))
+        let sent = seconds / Self.period
+        try #require(sent > 1.3 * Double(frames), "the pipeline kept up (\(summary)): nothing to skip")
+        // One by one (a queue) would advance by frames - 1; the newest each time, by about `sent`.
+        let advance = sequences.last! - sequences.first!
+        #expect(Double(advance) > 0.75 * sent - 3, "advanced \(advance) while the camera sent \(Int(sent)): \(sequences)")
+        let waits = try FakeCamera.jsonLines(run.output("--metrics")).map {
+            (($0["stages"] as? [String: Any])?["capture"] as? Double) ?? .nan
         }
-        #expect(waits.count == 30)
-        let early = Array(waits.dropFirst(2).prefix(10)), late = Array(waits.suffix(10))
-        #expect(late.median < max(early.median, 1000 * Self.period) + 1000 * Self.period, "early \(early) late \(late)")
+        // A queue in front of a slow pipeline would make this grow by tens of ms a frame.
+        #expect(Array(waits.suffix(20)).median < 2000 * Self.period && waits.dropFirst(3).allSatisfy { $0 < 250 },
+                "waits \(waits)")
     }
 }
 
