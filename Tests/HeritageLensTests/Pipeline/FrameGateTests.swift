@@ -10,12 +10,13 @@ import Testing
 
     /// Background work that spends `milliseconds` of wall time in OpenCV's image code, as
     /// detection does (where the gate may pause it), and reports when it started and how much
-    /// CPU it got.
-    func spinningWorker() throws -> IdleTimeWorker<Double, (startedAt: UInt64, cpuMilliseconds: Double)> {
+    /// CPU it got. `started` is set as it starts.
+    func spinningWorker(started: StartFlag? = nil) throws -> IdleTimeWorker<Double, (startedAt: UInt64, cpuMilliseconds: Double)> {
         let picture = try Image(width: 640, height: 480)
         try picture.fill(blue: 40, green: 120, red: 200)
         let small = Image()
         return IdleTimeWorker(name: "gate test", background: true) { _, _, milliseconds in
+            started?.set()
             let clock = SystemClock()
             let start = clock.nanoseconds()
             let cpu = threadCPUNanoseconds()
@@ -35,6 +36,20 @@ import Testing
         throw CancellationError()
     }
 
+    /// Polls `condition` for up to two seconds.
+    func waitUntil(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(2)
+        while !condition() && Date() < deadline { usleep(500) }
+        return condition()
+    }
+
+    final class StartFlag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
+    }
+
     func tinyGray() throws -> Image {
         let gray = try Image(width: 8, height: 8, channels: 1)
         try gray.fill(blue: 0, green: 0, red: 0)
@@ -42,12 +57,16 @@ import Testing
     }
 
     @Test func aRunningJobHoldsStillWhileAFrameIsInProgress() throws {
-        let worker = try spinningWorker()
+        let started = StartFlag()
+        let worker = try spinningWorker(started: started)
         defer { worker.finish() }
         let pausesBefore = FrameGate.pauses
         try worker.submit(60, on: try tinyGray(), frameIndex: 0)
-        usleep(15_000)
+        // On a busy machine (other tests' programs running) the nice-10 worker may get no CPU for
+        // a while: the frame begins once the job runs, and lasts until the job has been held.
+        #expect(waitUntil { started.isSet })
         FrameGate.frameBegan()
+        #expect(waitUntil { FrameGate.pauses > pausesBefore })
         usleep(15_000)
         FrameGate.stageEnded()
         usleep(15_000)
