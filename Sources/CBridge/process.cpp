@@ -62,7 +62,7 @@ const char *cb_opencv_build_information(void) {
 
 int32_t cb_current_thread_id(void) { return int32_t(syscall(SYS_gettid)); }
 
-int32_t cb_set_thread_background(int32_t tid) {
+int32_t cb_set_thread_background(int32_t tid, int32_t nice) {
     // Nice 10: a tenth of a core the frame thread or another program also wants, all of an idle
     // one. Keeping detection out of frames is the frame gate's job (gate.cpp). SCHED_IDLE was
     // tried first: it starves completely next to another busy program, and an unprivileged
@@ -73,8 +73,12 @@ int32_t cb_set_thread_background(int32_t tid) {
         cbridge::set_error(std::string("sched_setscheduler(SCHED_OTHER): ") + std::strerror(errno));
         return -1;
     }
-    if (setpriority(PRIO_PROCESS, id_t(tid), 10) != 0) {
-        cbridge::set_error(std::string("setpriority(10): ") + std::strerror(errno));
+    if (nice < 1 || nice > 19) {
+        cbridge::set_error("a background thread's nice value is 1-19");
+        return -1;
+    }
+    if (setpriority(PRIO_PROCESS, id_t(tid), nice) != 0) {
+        cbridge::set_error("setpriority(" + std::to_string(nice) + "): " + std::strerror(errno));
         return -1;
     }
     return 0;

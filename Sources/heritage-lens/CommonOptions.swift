@@ -51,7 +51,7 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stretch every stage to FACTOR times its measured cost, to preview a machine that much slower (1 = off).", valueName: "factor"))
     var emulateSlow: Double = 1
 
-    @Flag(name: .shortAndLong, help: "More log lines (-v info, -vv debug).")
+    @Flag(name: .shortAndLong, help: "More log lines (-v info, -vv debug, -vvv trace).")
     var verbose: Int
 
     @Flag(help: "Let OpenCV's and FFmpeg's own warnings through.")
@@ -70,7 +70,7 @@ struct RunOptions: ParsableArguments {
 
     /// Sets up logging and OpenCV for a run; call once, first.
     func configureProcess() -> Logger {
-        let level: Logger.Level = verbose >= 2 ? .debug : verbose == 1 ? .info : .notice
+        let level: Logger.Level = verbose >= 3 ? .trace : verbose == 2 ? .debug : verbose == 1 ? .info : .notice
         LoggingSystem.bootstrap { label in TerminalLogHandler(logLevel: level, label: label) }
         cb_set_log_level(libraryLogs ? 3 : 1)
         cb_set_num_threads(Int32(threads))

@@ -41,13 +41,26 @@ struct EvalFaces: ParsableCommand {
     @Option(help: ArgumentHelp("Write the figures as JSON.", valueName: "file"))
     var json: String?
 
+    @Option(help: ArgumentHelp("Write each sequence as <dir>/<name>.mp4 (no overlay) with its ground truth as <dir>/<name>.truth.jsonl, and evaluate nothing: footage for `process`, scored afterwards with --score-anchors.", valueName: "dir"))
+    var export: String?
+
+    @Option(help: ArgumentHelp("Score the anchors files <dir>/<name>.anchors.jsonl that `process` wrote for the exported sequences, instead of running the pipeline.", valueName: "dir"))
+    var scoreAnchors: String?
+
     @OptionGroup var sequences: SequenceOptions
     @OptionGroup var options: RunOptions
 
     func validate() throws {
         var plan = OutputPlan()
         plan.output("--json", json)
+        plan.outputFolder("--export", export)
         do { try plan.check() } catch { throw ValidationError("\(error)") }
+        if export != nil, scoreAnchors != nil {
+            throw ValidationError("--export and --score-anchors are two steps: export, run process on the videos, then score")
+        }
+        if let scoreAnchors, !FileManager.default.fileExists(atPath: scoreAnchors) {
+            throw ValidationError("--score-anchors \(scoreAnchors): no such folder; export the sequences and run process on them first")
+        }
     }
 
     func run() throws {
@@ -74,6 +87,16 @@ struct EvalFaces: ParsableCommand {
             var scores: [FaceSequenceScore] = []
             FileHandle.standardError.write(Data("evaluating \(built.count) sequences from \(annotated.count) annotated faces\n".utf8))
             for sequence in try self.sequences.selected(built, name: \.name) {
+                if let export {
+                    try SequenceRunner(paced: false, videos: nil).export(sequence.name, scene: sequence.scene,
+                                                                         frameCount: sequence.frameCount, truth: sequence.truth, to: export)
+                    continue
+                }
+                if let scoreAnchors {
+                    let path = (scoreAnchors as NSString).appendingPathComponent(sequence.name + ".anchors.jsonl")
+                    scores.append(FaceEvaluation.score(sequence, anchors: try AnchorsFileReader.read(path)))
+                    continue
+                }
                 let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: appearance,
                                           background: self.sequences.backgroundDetection)
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
@@ -86,6 +109,7 @@ struct EvalFaces: ParsableCommand {
                 score.faceStageMilliseconds = times
                 scores.append(score)
             }
+            if export != nil { return }
             print(FaceReport(scores: scores).table)
             if let json { try WholeFile.write(FaceReport(scores: scores).json, to: json) }
         } catch {

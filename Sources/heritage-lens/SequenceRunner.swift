@@ -59,4 +59,23 @@ struct SequenceRunner {
         FileHandle.standardError.write(Data("  \(name): done\n".utf8))
         return (collector.frames, times)
     }
+
+    /// The sequence's frames alone, as `<folder>/<name>.mp4`: recorded footage for `process`;
+    /// and its ground truth as `<folder>/<name>.truth.jsonl`, in the anchors file's schema (the
+    /// face key as id, every face even where partly outside the frame).
+    func export(_ name: String, scene: SyntheticScene, frameCount: Int, truth: (Int) -> [Int: [Point2]],
+                to folder: String) throws {
+        let path = (folder as NSString).appendingPathComponent(name + ".mp4")
+        let source = try SceneSource(name: name, scene: scene, frameCount: frameCount, paced: false)
+        let sink = try VideoFileSink(path: path, size: scene.size, framesPerSecond: 30)
+        _ = try Pipeline(source: source, stages: [], sinks: [sink]).run()
+        let lines = (0..<frameCount).map { i in
+            FrameAnchors(frame: i, time: Double(i) / 30, size: scene.size,
+                         faces: truth(i).sorted { $0.key < $1.key }.map { key, points in
+                             FaceAnchor(id: key, boundingBox: Rect(bounding: points), landmarks: points, pose: nil)
+                         }).jsonLine
+        }
+        try WholeFile.write(lines.joined(separator: "\n") + "\n", to: (folder as NSString).appendingPathComponent(name + ".truth.jsonl"))
+        FileHandle.standardError.write(Data("  \(path): \(sink.framesWritten) frames\n".utf8))
+    }
 }

@@ -18,7 +18,11 @@ struct TerminalLogHandler: LogHandler {
         switch event.level {
         case .warning: line += "warning: "
         case .error, .critical: line += "error: "
-        case .debug, .trace: line += "[\(label)] "
+        case .debug, .trace:
+            // Context such as the frame a tracker is on, which the message alone lacks.
+            let context = metadata.merging(event.metadata ?? [:]) { $1 }.sorted { $0.key < $1.key }
+                .map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            line += context.isEmpty ? "[\(label)] " : "[\(label) \(context)] "
         default: break
         }
         line += "\(event.message)\n"

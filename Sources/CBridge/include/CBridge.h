@@ -31,9 +31,9 @@ const char *cb_opencv_build_information(void);
 
 /** The calling thread's kernel id. */
 int32_t cb_current_thread_id(void);
-/** Background work's scheduling: nice 10 (a small share of a busy core, all of an idle one).
- *  0 ok, -1 fail. */
-int32_t cb_set_thread_background(int32_t tid);
+/** Background work's scheduling: nice 1-19 (10: a small share of a busy core, all of an idle
+ *  one). 0 ok, -1 fail. */
+int32_t cb_set_thread_background(int32_t tid, int32_t nice);
 
 /* The frame gate (gate.cpp): background threads hold still while a frame is in progress. */
 /** Registers the calling (background) thread; returns its slot, or -1 (see cb_last_error). */

@@ -53,7 +53,9 @@ public struct DetectionSchedule: Sendable {
         searchRequested = true
     }
 
-    /// Tracks (by id) whose re-detection is due at `frame`; new ids start their count now.
+    /// Tracks (by id) whose re-detection is due at `frame`. A new id is due at once: a track
+    /// started from a late detection or from a face half in the frame may sit off its face, and
+    /// the detector's box shows where it should be.
     public mutating func verificationsDue(at frame: Int, trackIDs: [Int]) -> [Int] {
         var due: [Int] = []
         let live = Set(trackIDs)
@@ -61,6 +63,7 @@ public struct DetectionSchedule: Sendable {
         for id in trackIDs {
             guard let last = lastVerify[id] else {
                 lastVerify[id] = frame
+                due.append(id)
                 continue
             }
             if frame - last >= options.verifyInterval {

@@ -4,7 +4,7 @@ import CBridge
 public enum BackgroundThread {
     /// Lowers the calling thread to background priority (nice 10), as detection runs.
     public static func lowerCurrentPriority() {
-        _ = cb_set_thread_background(cb_current_thread_id())
+        _ = cb_set_thread_background(cb_current_thread_id(), 10)
     }
 
     /// Registers the calling thread with the frame gate; returns its slot (-1 when none is free).

@@ -67,7 +67,9 @@ public final class CardTracker {
         self.cards = cards
         self.options = options
         let engine = try CardRecognizer(cards: cards, options: recognizer)
-        worker = IdleTimeWorker(name: "heritage-lens card recognition", background: background) { gray, _, _ in
+        // Below face detection: a face waiting on its search or verification is seen at once, a
+        // card recognition that takes a few frames longer costs less.
+        worker = IdleTimeWorker(name: "heritage-lens card recognition", background: background, niceness: 13) { gray, _, _ in
             try engine.recognize(in: gray)
         }
     }

@@ -30,8 +30,12 @@ public final class FaceTracker {
         /// scores the fitted face at `weakStartScore` or above.
         public var weakDetectionThreshold = 0.0
         public var weakStartScore = 0.0
-        /// Plausible fits before a new track's anchors are published.
+        /// Plausible fits before a new track's anchors are published...
         public var confirmAfter = 2
+        /// ...unless its detection passed `detectionThreshold` and its first fit scores this on
+        /// the appearance check: two independent looks (the search, and the filters on the fitted
+        /// face) agree, and waiting a frame would only lose it.
+        public var confirmAtOnceScore = 0.0
         /// Consecutive frames without a fit that looks like a face a track survives (hidden).
         public var maximumMisses = 2
         /// Appearance scores (`FaceAppearance.score`, dlib's detection confidence of the fit's own
@@ -44,6 +48,11 @@ public final class FaceTracker {
         public var confirmScore = -0.9
         public var dropScore = -2.0
         public var cutScore = -0.6
+        /// A confirmed track whose face the detector itself found within `verifiedFrames` (a
+        /// verification) is shown down to this score: faces of some people score low at small
+        /// sizes, and the detector's recent word outweighs a weak check.
+        public var verifiedKeepScore = -1.6
+        public var verifiedFrames = 20
         /// How long a lost track's id can be reclaimed.
         public var lostMemory = 1.0
         public var schedule = DetectionSchedule.Options()
@@ -75,6 +84,13 @@ public final class FaceTracker {
         /// A running mean of the appearance scores of accepted fits: a fit scoring well below what
         /// this face usually scores has slipped, even if the score alone would pass.
         var typicalScore: Double?
+        /// The appearance score of the last accepted fit.
+        var lastScore = -10.0
+        /// Where the fit's detector box was centred on recent frames: a late detection is moved
+        /// by how far the face went since the frame it was made on.
+        var recentCentres: [(frame: Int, centre: Point2)] = []
+        /// Frame of the last verification that found this face.
+        var lastVerified = Int.min / 2
 
         var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
     }
@@ -99,15 +115,24 @@ public final class FaceTracker {
     private var lost: [LostTrack] = []
     private var nextID = 1
     private var frameSize = Size(width: 0, height: 0)
+    private var frameIndex = 0
+    /// Frames of box centres kept per track for late detections.
+    let recentFrames = 30
     /// Share of the last frame's motion assumed to continue.
     let motionPrediction = 0.5
     /// How far (in box sides) a fit may land from where it started before it is fitted again.
     /// Cells of the detector's window (a tenth of a box) a lost face is looked for around its track.
     let recoveryReach = 3
+    /// The widest look (in cells) for a face a late detection saw: a box's width each way.
+    let staleReachLimit = 8
     /// How far below its typical score a fit may fall before other starts are tried.
     let doubtMargin = 0.8
     let refitDistance = 0.08
-    private let logger = Logger(label: "heritage-lens.faces")
+    /// Motion per frame, in eye distances, under which a face counts as slow.
+    let slowMotion = 0.15
+    /// How much better a detection's fit must score to replace a track's own.
+    let refitGain = 0.3
+    private var logger = Logger(label: "heritage-lens.faces")
     /// CPU ms of detection work whose results arrived this frame, by job kind.
     public private(set) var detectionMilliseconds = 0.0
 
@@ -161,6 +186,8 @@ public final class FaceTracker {
     /// confirmed faces found in it (landmarks smoothed; pose is the pose stage's).
     public func update(with gray: Image, frameIndex: Int, time: Double) throws -> [FaceAnchor] {
         frameSize = gray.size
+        self.frameIndex = frameIndex
+        logger[metadataKey: "frame"] = "\(frameIndex)"
         // 1. Follow every visible track with one landmark fit placed from its last landmarks.
         for i in tracks.indices {
             try follow(&tracks[i], gray: gray, time: time)
@@ -172,7 +199,7 @@ public final class FaceTracker {
                 detectionMilliseconds += result.milliseconds
                 // A detection made before a cut shows the scene before it.
                 guard result.frameIndex >= lastCut else { continue }
-                try take(result, gray: gray, stale: result.frameIndex < frameIndex, time: time)
+                try take(result, gray: gray, framesLate: frameIndex - result.frameIndex, time: time)
             }
         }
         // 3. Lose tracks that missed too often; forget old losses; remove duplicates.
@@ -199,11 +226,14 @@ public final class FaceTracker {
         let f = t.frame
         var centre = f.detectorBoxCentre + (t.boxOffset * f.eyeDistance).rotated(by: f.roll)
         let still = centre
+        // Only for a slow face: a fast one's weak score more likely means the fit slipped.
+        let slow = t.previousCentre.map { f.eyeMidpoint.distance(to: $0) < slowMotion * f.eyeDistance } ?? false
         // The last frame's motion ahead: fast moves stay inside the fit's box, and a wrong guess
         // costs little since the fit recentres on the face.
         if let previous = t.previousCentre { centre = centre + (f.eyeMidpoint - previous) * motionPrediction }
         t.previousCentre = f.eyeMidpoint
-        let threshold = t.confirmed ? options.keepScore : options.confirmScore
+        let verified = slow && frameIndex - t.lastVerified <= options.verifiedFrames
+        let threshold = !t.confirmed ? options.confirmScore : verified ? options.verifiedKeepScore : options.keepScore
         // A fit that scores like a clear face is taken as it is, whatever its face usually scores
         // (a turning head moves its score by a point): other starts cost two fits and a wider check.
         let doubtful = max(threshold, min(0, (t.typicalScore ?? threshold) - doubtMargin))
@@ -226,18 +256,25 @@ public final class FaceTracker {
                 best = again
             }
         }
+        logger.trace("track \(t.id): fit at \(best.map { FaceFrame(landmarks: $0.points).eyeMidpoint } ?? f.eyeMidpoint), score \(best?.score ?? -10)")
         guard let (fitted, score) = best else {
+            logger.debug("track \(t.id): no plausible fit (miss \(t.misses + 1))")
             t.misses += 1
             t.visible = false
             return
         }
         if score < options.dropScore || (cutNow && score < options.cutScore) {
+            logger.debug("track \(t.id): dropped, appearance \(score)\(cutNow ? " on a cut" : "")")
             t.misses = options.maximumMisses + 1
             t.visible = false
         } else if score >= threshold {
             accept(fitted, into: &t, time: time)
-            t.typicalScore = t.typicalScore.map { $0 * 0.8 + score * 0.2 } ?? score
+            t.lastScore = score
+            // Up fast, down slowly: a fit that slides off its face a little each frame lowers
+            // its score gradually, and a mean that followed it down would never doubt it.
+            t.typicalScore = t.typicalScore.map { score > $0 ? $0 * 0.8 + score * 0.2 : $0 * 0.97 + score * 0.03 } ?? score
         } else {
+            logger.debug("track \(t.id): hidden, appearance \(score) (miss \(t.misses + 1))")
             t.misses += 1
             t.visible = false
         }
@@ -284,12 +321,14 @@ public final class FaceTracker {
         t.hits += 1
         t.lastSeen = time
         if t.hits >= options.confirmAfter { t.confirmed = true }
+        if t.recentCentres.count >= recentFrames { t.recentCentres.removeFirst(t.recentCentres.count - recentFrames + 1) }
+        t.recentCentres.append((frameIndex, FaceFrame(landmarks: points).detectorBoxCentre))
         let unit = FaceFrame(landmarks: points).eyeDistance
         let flat = t.filter.filter(points.flatMap { [$0.x, $0.y] }, at: time, unit: unit)
         t.smoothed = (0..<68).map { Point2(flat[2 * $0], flat[2 * $0 + 1]) }
     }
 
-    private func take(_ result: FaceDetectionResult, gray: Image, stale: Bool, time: Double) throws {
+    private func take(_ result: FaceDetectionResult, gray: Image, framesLate: Int, time: Double) throws {
         switch result.job {
         case .verify(let id, let region):
             guard let i = tracks.firstIndex(where: { $0.id == id }) else { return }
@@ -297,18 +336,26 @@ public final class FaceTracker {
             // Only teaches the track its box: whether a face is there is the per-frame check's call,
             // which also holds for faces the search's threshold would miss (turned, noisy, small).
             if let d = result.detections.max(by: { $0.box.iou(box) < $1.box.iou(box) }), d.box.iou(box) > 0.2 {
+                logger.debug("track \(id): verified by a detection from frame \(result.frameIndex), score \(d.score)")
                 learnBox(d.box, predicted: region, into: &tracks[i])
+                tracks[i].lastVerified = max(tracks[i].lastVerified, result.frameIndex)
+                if d.score >= options.detectionThreshold,
+                   let then = tracks[i].recentCentres.last(where: { $0.frame == result.frameIndex })?.centre {
+                    let moved = box.centre - then
+                    try refit(&tracks[i], from: Rect(x: d.box.x + moved.x, y: d.box.y + moved.y, width: d.box.width,
+                                                     height: d.box.height), gray: gray)
+                }
             }
         case .search:
             for detection in result.detections.sorted(by: { $0.score > $1.score }) {
                 if tracks.contains(where: { $0.frame.detectorBox.iou(detection.box) > 0.25 }) { continue }
                 guard tracks.count < options.maximumFaces, detection.score >= options.weakDetectionThreshold else { continue }
-                try start(from: detection, gray: gray, stale: stale, time: time)
+                try start(from: detection, gray: gray, framesLate: framesLate, time: time)
             }
         }
     }
 
-    private func start(from detection: FaceDetection, gray: Image, stale: Bool, time: Double) throws {
+    private func start(from detection: FaceDetection, gray: Image, framesLate: Int, time: Double) throws {
         logger.debug("detection \(detection.box) score \(detection.score)")
         var fitted = try detection.landmarks ?? predictor.fit(in: gray, box: detection.box)
         // Fitted again in the box its own landmarks give: a detection's box can be a size off for
@@ -318,10 +365,12 @@ public final class FaceTracker {
         fitted = try predictor.fit(in: gray, centre: f.detectorBoxCentre, side: f.detectorBoxSide, roll: f.roll)
         guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
         var score = try appearanceScore(of: fitted, in: gray)
-        if score < options.confirmScore, stale {
-            // The face moved since: the detector's filters around it say where to.
+        if score < options.confirmScore, framesLate > 0 {
+            // The face moved since: the detector's filters around it say where to, looked for as
+            // far as a fast face (a third of its box a frame) goes in the frames the search took.
             let g = FaceFrame(landmarks: fitted)
-            guard let found = try appearance.appearance(of: g, in: gray, reach: recoveryReach),
+            let reach = min(staleReachLimit, recoveryReach * (1 + framesLate))
+            guard let found = try appearance.appearance(of: g, in: gray, reach: reach),
                   found.score >= options.confirmScore else { return }
             fitted = try predictor.fit(in: gray, centre: found.centre, side: found.side, roll: g.roll)
             guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
@@ -334,7 +383,7 @@ public final class FaceTracker {
         // A face found again where one was just lost keeps its id.
         let box = FaceFrame(landmarks: fitted).detectorBox
         var id: Int
-        var confirmed = false
+        var confirmed = detection.score >= options.detectionThreshold && score >= options.confirmAtOnceScore
         if let j = lost.firstIndex(where: { $0.box.iou(box) > 0.2 || $0.box.centre.distance(to: box.centre) < $0.box.width * 0.5 }) {
             id = lost[j].id
             lost.remove(at: j)
@@ -367,6 +416,30 @@ public final class FaceTracker {
         let k = max(0.2, 1 / Double(t.boxSamples + 1))
         t.boxOffset = t.boxOffset * (1 - k) + offset * k
         t.boxScale = t.boxScale * (1 - k) + scale * k
+    }
+
+    /// A fit from a clear detection's box (moved as the track moved since the detector saw the
+    /// frame) replaces the track's when it looks much more like a face: a track started from a
+    /// face half in the frame, or fitted from a late detection, can settle a size off or half a
+    /// face low and still pass the check, and the per-frame fit, started from its own last
+    /// landmarks, would keep it there.
+    private func refit(_ t: inout Track, from box: Rect, gray: Image) throws {
+        let fitted = try predictor.fit(in: gray, box: box)
+        guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
+        let score = try appearanceScore(of: fitted, boxOffset: t.boxOffset, boxScale: t.boxScale, in: gray)
+        guard score > t.lastScore + refitGain else { return }
+        logger.debug("track \(t.id): refitted from a detection, appearance \(t.lastScore) -> \(score)")
+        // The smoothing starts again from the new fit: it would otherwise ease the anchors across
+        // the jump from the wrong fit over several frames.
+        let new = FaceFrame(landmarks: fitted)
+        // The face's motion is unchanged: only where the track thinks it is moved.
+        t.previousCentre = t.previousCentre.map { $0 + (new.eyeMidpoint - t.frame.eyeMidpoint) }
+        t.landmarks = fitted
+        t.smoothed = fitted
+        t.filter = OneEuroVectorFilter(count: 136, options: options.smoothing)
+        _ = t.filter.filter(fitted.flatMap { [$0.x, $0.y] }, at: t.lastSeen, unit: new.eyeDistance)
+        if let last = t.recentCentres.indices.last { t.recentCentres[last].centre = new.detectorBoxCentre }
+        t.lastScore = score
     }
 
     /// Two tracks on one face (a re-detection that slipped past association): keep the older.

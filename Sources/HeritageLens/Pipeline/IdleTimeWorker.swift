@@ -41,9 +41,15 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     private var failure: Error?
     private var thread: Thread?
 
-    public init(name: String, background: Bool, work: @escaping (Image, Int, Job) throws -> Output) {
+    /// Nice value of the background thread: among workers sharing the idle time, the one with
+    /// the lower value gets the larger share (CFS weights: nice 10 gets twice the share of nice 13).
+    private let niceness: Int32
+
+    public init(name: String, background: Bool, niceness: Int32 = 10,
+                work: @escaping (Image, Int, Job) throws -> Output) {
         self.work = work
         self.background = background
+        self.niceness = niceness
         guard background else { return }
         let t = Thread { [weak self] in self?.loop() }
         t.name = name
@@ -106,7 +112,7 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
 
     private func loop() {
         let tid = cb_current_thread_id()
-        _ = cb_set_thread_background(tid)
+        _ = cb_set_thread_background(tid, niceness)
         let slot = cb_gate_register_thread()
         defer { cb_gate_unregister_thread(slot) }
         condition.withLock {

@@ -84,6 +84,7 @@ func syntheticFace(centre: Point2 = Point2(320, 240), eyeDistance d: Double = 60
         #expect(tracking == [23, 38, 53])
     }
 
+    /// At once when new (a track may start off its face), then every `verifyInterval` frames.
     @Test func eachTrackIsVerifiedOnItsOwnClock() {
         var s = DetectionSchedule(options: .init(verifyInterval: 10))
         var due: [Int: [Int]] = [:]
@@ -91,8 +92,8 @@ func syntheticFace(centre: Point2 = Point2(320, 240), eyeDistance d: Double = 60
             let ids = frame < 5 ? [1] : [1, 2]
             for id in s.verificationsDue(at: frame, trackIDs: ids) { due[id, default: []].append(frame) }
         }
-        #expect(due[1] == [10, 20])
-        #expect(due[2] == [15])
+        #expect(due[1] == [0, 10, 20])
+        #expect(due[2] == [5, 15])
     }
 
     @Test func aCutOrALostFaceSearchesOnTheNextFrame() {
