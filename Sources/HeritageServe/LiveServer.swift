@@ -48,12 +48,13 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
                                                                  maxHeaderFieldCount: 64)),
                     ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(10)),
                               closeTimeout: .seconds(2))),
-                headSeconds: Int64(options.headSeconds)),
+                headSeconds: Int64(options.headSeconds),
+                isFull: { [hub] path in path == "/anchors" && !hub.anchors.hasRoom }),
             configuration: .init(address: .hostname(options.address.host, port: options.address.port),
                                  serverName: "heritage-lens"),
             onServerRunning: { channel in started.signal(.success(channel.localAddress?.port ?? 0)) },
             eventLoopGroupProvider: .shared(group),
-            logger: logger
+            logger: Self.connectionLogger(logger)
         )
         serviceGroup = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let services = serviceGroup
@@ -80,6 +81,15 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
             runTask?.cancel()
             throw .cannotListen(options.address.description, reason: reason)
         }
+    }
+
+    /// Hummingbird logs what clients do wrong (a refused or broken upgrade, a reset connection) as
+    /// errors; for a server that answers them, that is the client's business, not a line on the
+    /// user's terminal. Shown when debugging.
+    private static func connectionLogger(_ logger: Logger) -> Logger {
+        var quiet = logger
+        if logger.logLevel > .debug { quiet.logLevel = .critical }
+        return quiet
     }
 
     private static func reason(_ error: Error) -> String {
@@ -153,8 +163,8 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
 
     private static func webSocketRouter(hub: LiveHub, options: ServeOptions) -> Router<ServeRequestContext> {
         let router = Router(context: ServeRequestContext.self)
-        // Hummingbird answers every refused upgrade with 400, so a client over the limit is
-        // upgraded and closed at once with 1013, WebSocket's "try again later".
+        // A client over the limit is answered 503 before this (`ClientLimitGate`); one that
+        // raced another for the last place is upgraded and closed with 1013, "try again later".
         router.ws("/anchors") { inbound, outbound, context in
             guard let lines = hub.anchors.subscribe() else {
                 try await outbound.close(.unknown(1013), reason: "too many clients")

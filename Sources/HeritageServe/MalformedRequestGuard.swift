@@ -13,10 +13,17 @@ struct MalformedRequestGuard<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
     let headSeconds: Int64
+    /// Whether a WebSocket route at a path takes no more clients (see `ClientLimitGate`).
+    let isFull: @Sendable (String) -> Bool
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            try channel.pipeline.syncOperations.addHandler(Responder(headSeconds: headSeconds))
+            let operations = channel.pipeline.syncOperations
+            try operations.addHandler(Responder(headSeconds: headSeconds))
+            // Right behind the request decoder: ahead of the upgrade handler, which would take
+            // the request and answer it itself.
+            let decoder = try operations.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try operations.addHandler(ClientLimitGate(isFull: isFull), position: .after(decoder.handler))
             return value
         }
     }
@@ -80,13 +87,14 @@ extension HTTPServerBuilder {
     static func guardedWebSocketUpgrade<WSResponderBuilder: HTTPResponderBuilder & _HB_SendableMetatype>(
         webSocketRouter: WSResponderBuilder,
         configuration: HTTP1WebSocketUpgradeChannel.Configuration,
-        headSeconds: Int64
+        headSeconds: Int64,
+        isFull: @escaping @Sendable (String) -> Bool
     ) -> HTTPServerBuilder where WSResponderBuilder.Responder.Context: WebSocketRequestContext {
         let webSocketResponder = webSocketRouter.buildResponder()
         return .init { responder in
             MalformedRequestGuard(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
                                                                       configuration: configuration),
-                                  headSeconds: headSeconds)
+                                  headSeconds: headSeconds, isFull: isFull)
         }
     }
 }

@@ -130,13 +130,15 @@ import Testing
             #expect(s.readHead().status == 101)
         }
         for _ in 0..<100 where server.hubCounts.anchors < 2 { usleep(10_000) }
-        // WebSocket's own refusal: upgraded, then closed with 1013 (try again later).
+        // An upgrade over the limit is refused with 503 too, before any WebSocket is opened.
         let third = try RawHTTPClient(port: server.port)
         third.send(Self.upgrade)
-        let (status, _, rest) = third.readHead()
-        #expect(status == 101)
-        let close = rest + third.read(atLeast: 4 - rest.count)
-        #expect(close.count >= 4 && close[0] == 0x88 && close[2] == 0x03 && close[3] == 0xf5)
+        let (status, head, _) = third.readHead()
+        #expect(status == 503)
+        #expect(head.lowercased().contains("retry-after: 5"))
+        #expect(third.isClosedByPeer())
+        // The clients admitted keep their streams.
+        #expect(server.hubCounts.anchors == 2)
         // A plain request for the full route gets 503.
         #expect(try RawHTTPClient.get("/anchors", port: server.port).status == 503)
         // Other routes are not limited.
