@@ -43,6 +43,12 @@ struct Bench: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stretch every stage to FACTOR times its cost, to preview how a machine that much slower (and its auto tier) would fare.", valueName: "factor"))
     var emulateSlow: Double = 1
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run on this fraction of one CPU (a cgroup CPU quota, needs root): frame path, detection and decoding all slowed together, as on a slower machine; 0.25 is about a Raspberry Pi 4 core.", valueName: "fraction"))
+    var cpuShare: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Long side of the gray copy faces and cards are found on (0: the input's size).", valueName: "px"))
+    var analysisSize: Int = 640
+
     @Flag(help: "Also write the composited video and anchors (to a temporary folder), as a real run would.")
     var sinks = false
 
@@ -63,6 +69,9 @@ struct Bench: ParsableCommand {
         if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
         if let budgetMs, !(budgetMs > 0) { throw ValidationError("--budget-ms must be positive") }
         if !(emulateSlow >= 1 && emulateSlow <= 50) { throw ValidationError("--emulate-slow must be between 1 and 50") }
+        if let cpuShare, !(cpuShare >= 0.05 && cpuShare <= 1) {
+            throw ValidationError("--cpu-share must be above 0.05 and at most 1 (a fraction of one CPU)")
+        }
     }
 
     func run() throws {
@@ -81,10 +90,14 @@ struct Bench: ParsableCommand {
             for t in tiers { plan.output("--metrics", metrics.map { tiers.count > 1 ? Self.path($0, taggedWith: t.rawValue) : $0 }) }
             try plan.check()
             try CPUChoice.pin(cpus, option: "--cores")
-            let pinned = CPUChoice.list(cpus)
+            // Kept until the report is written; released (the group removed) when it goes.
+            let quota = try cpuShare.map { share throws(CPUQuota.Failure) in try CPUQuota(fraction: share) }
+            defer { quota?.release() }
+            let pinned = CPUChoice.list(cpus) + (quota.map { " at \(Int(($0.fraction * 100).rounded())) % (cgroup CPU quota)" } ?? "")
             var runs: [BenchRun] = []
             for t in tiers {
-                var args = ["--tier", t.rawValue, "--threads", "\(cores)", "--emulate-slow", "\(emulateSlow)"]
+                var args = ["--tier", t.rawValue, "--threads", "\(cores)", "--emulate-slow", "\(emulateSlow)",
+                            "--analysis-size", "\(analysisSize)"]
                 if let frames { args += ["--frames", "\(frames)"] }
                 if let budgetMs { args += ["--budget-ms", "\(budgetMs)"] }
                 let options = try RunOptions.parse(args)

@@ -48,6 +48,12 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("OpenCV worker threads (1 = as a weak single core runs it).", valueName: "n"))
     var threads: Int = 1
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Find and follow faces and cards on a gray copy at most this many pixels on its long side (anchors stay in input pixels, rendering at the input's size); 0 = the input's own size.", valueName: "px"))
+    var analysisSize: Int = 640
+
+    /// The analysis size's long side, nil for the input's own.
+    var analysisLongestSide: Int? { analysisSize == 0 ? nil : analysisSize }
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Stretch every stage to FACTOR times its measured cost, to preview a machine that much slower (1 = off).", valueName: "factor"))
     var emulateSlow: Double = 1
 
@@ -65,6 +71,9 @@ struct RunOptions: ParsableArguments {
         if let budgetMs, !(budgetMs > 0 && budgetMs <= 10_000) { throw ValidationError("--budget-ms must be more than 0 and at most 10000") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be at least 1") }
         if threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
+        if analysisSize != 0 && !(analysisSize >= 160 && analysisSize <= 8192) {
+            throw ValidationError("--analysis-size must be 0 (the input's size) or between 160 and 8192 pixels")
+        }
         if !(emulateSlow >= 1 && emulateSlow <= 50) { throw ValidationError("--emulate-slow must be between 1 and 50") }
     }
 
@@ -83,8 +92,8 @@ struct FaceOptions: ParsableArguments {
     @Option(help: "Face detector: hog (dlib), lbp or haar (OpenCV cascades), or none to skip faces.")
     var detector: DetectorChoice = .hog
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Smallest face to find, in pixels between the eye centres.", valueName: "px"))
-    var minEyeDistance: Double = 28
+    @Option(parsing: .unconditional, help: ArgumentHelp("Smallest face to find, in input pixels between the eye centres (default: 28 at the analysis size, so 28 up to 640 px inputs, 56 at 1280x720).", valueName: "px"))
+    var minEyeDistance: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Most faces tracked at once.", valueName: "n"))
     var maxFaces: Int = 4
@@ -100,7 +109,7 @@ struct FaceOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if !(minEyeDistance >= 8 && minEyeDistance <= 500) {
+        if let minEyeDistance, !(minEyeDistance >= 8 && minEyeDistance <= 500) {
             throw ValidationError("--min-eye-distance must be between 8 and 500 pixels")
         }
         if maxFaces < 1 || maxFaces > 16 { throw ValidationError("--max-faces must be between 1 and 16") }

@@ -43,7 +43,8 @@ struct PipelineAssembly {
     }
 
     func makeStages(intrinsics: Intrinsics) throws -> [FrameStage] {
-        var stages: [FrameStage] = [GrayConversionStage()]
+        let analysis = GrayConversionStage.analysisSize(for: source.size, longestSide: run.analysisLongestSide)
+        var stages: [FrameStage] = [GrayConversionStage(longestSide: run.analysisLongestSide)]
         var cardSet: CardSet?
         if let folder = try cards.folder() {
             cardSet = try CardSet(folder: folder)
@@ -61,7 +62,12 @@ struct PipelineAssembly {
             }
             let predictor = try LandmarkPredictor()
             var options = FaceTracker.Options()
-            options.minimumEyeDistance = faces.minEyeDistance
+            // The default smallest face is one the detector finds at the analysis size without
+            // enlarging it; a smaller one asked for is searched on an enlarged copy, at its cost.
+            if let asked = faces.minEyeDistance { options.minimumEyeDistance = asked * analysis.scale }
+            if analysis.scale < 1 {
+                logger.info("analysis at \(analysis.size): faces from \(Int((options.minimumEyeDistance / analysis.scale).rounded())) px between the eyes (--min-eye-distance, --analysis-size)")
+            }
             options.maximumFaces = faces.maxFaces
             let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: try FaceAppearanceCheck(),
                                       background: backgroundDetection,
@@ -70,7 +76,8 @@ struct PipelineAssembly {
                        FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection)]
         }
         if let cardSet {
-            let tracker = try CardTracker(cards: cardSet, background: backgroundDetection, intrinsics: intrinsics)
+            let tracker = try CardTracker(cards: cardSet, background: backgroundDetection,
+                                          intrinsics: analysis.scale == 1 ? intrinsics : intrinsics.scaled(to: analysis.size))
             stages += [CardRecognitionStage(tracker: tracker),
                        CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection)]
         }

@@ -15,13 +15,25 @@ struct MakeSample: ParsableCommand {
     @Option(parsing: .unconditional, help: "Number of frames (30 per second).")
     var frames: Int = 180
 
+    @Option(help: ArgumentHelp("Frame size: the same scene at another resolution (1280x720, 1920x1080), to measure what a larger camera costs.", valueName: "WxH"))
+    var size: String = "640x480"
+
+    /// `size` as numbers, nil when it is not WxH with sides from 160 to 8192.
+    private var parsedSize: Size? {
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ $0 >= 160 && $0 <= 8192 }) else { return nil }
+        return Size(width: parts[0], height: parts[1])
+    }
+
     func validate() throws {
         if frames < 1 || frames > 100_000 { throw ValidationError("--frames must be between 1 and 100000") }
+        if parsedSize == nil { throw ValidationError("--size must look like 1280x720 (160 to 8192 each side)") }
     }
 
     func run() throws {
         var options = SampleVideo.Options()
         options.frameCount = frames
+        options.size = parsedSize!
         do {
             var plan = OutputPlan()
             plan.output("-o", output)

@@ -12,4 +12,9 @@ public struct CardAnchor: Hashable, Sendable {
         self.corners = corners
         self.pose = pose
     }
+
+    /// The same card in an image `factor` times the size (analysis pixels to input pixels).
+    public func scaled(by factor: Double) -> CardAnchor {
+        CardAnchor(id: id, corners: corners.map { $0 * factor }, pose: pose)
+    }
 }

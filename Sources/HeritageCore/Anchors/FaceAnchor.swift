@@ -15,4 +15,9 @@ public struct FaceAnchor: Hashable, Sendable {
         self.landmarks = landmarks
         self.pose = pose
     }
+
+    /// The same face in an image `factor` times the size (analysis pixels to input pixels).
+    public func scaled(by factor: Double) -> FaceAnchor {
+        FaceAnchor(id: id, boundingBox: boundingBox.scaled(by: factor), landmarks: landmarks.map { $0 * factor }, pose: pose)
+    }
 }

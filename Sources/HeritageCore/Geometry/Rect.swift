@@ -22,6 +22,11 @@ public struct Rect: Hashable, Sendable {
     public var centre: Point2 { Point2(x + width / 2, y + height / 2) }
     public var area: Double { max(0, width) * max(0, height) }
 
+    /// The same rectangle in an image `factor` times the size.
+    public func scaled(by factor: Double) -> Rect {
+        Rect(x: x * factor, y: y * factor, width: width * factor, height: height * factor)
+    }
+
     public func intersection(_ other: Rect) -> Rect {
         let x0 = Swift.max(x, other.x), y0 = Swift.max(y, other.y)
         let x1 = Swift.min(x + width, other.x + other.width), y1 = Swift.min(y + height, other.y + other.height)

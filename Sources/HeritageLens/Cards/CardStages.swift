@@ -27,7 +27,8 @@ public final class CardTrackingStage: FrameStage {
     }
 
     public func process(_ work: inout FrameWork) throws {
-        work.anchors.cards = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time)
+        let cards = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time)
+        work.anchors.cards = work.analysisScale == 1 ? cards : cards.map { $0.scaled(by: 1 / work.analysisScale) }
         if backgroundRecognition && tracker.recognitionMilliseconds > 0 {
             work.background.append(("card_detect", tracker.recognitionMilliseconds))
         }

@@ -25,10 +25,6 @@ public final class CardTracker {
         public var checkInterval = 1
         /// Corner smoothing; beta is per tenth of the card's width per second.
         public var smoothing = OneEuroFilter.Options(minCutoff: 2.0, beta: 10.0, derivativeCutoff: 1.0)
-        /// How many past gray frames are kept to bring a background result up to date: a second at
-        /// 30 fps, as a recognition next to another busy program (a tenth of the core) takes
-        /// about that long.
-        public var history = 30
 
         public init() {}
     }
@@ -45,12 +41,12 @@ public final class CardTracker {
     public let cards: CardSet
     public let options: Options
     private let view: RectangleView?
-    private let worker: IdleTimeWorker<Void, [CardDetection]>
+    private let worker: IdleTimeWorker<Void, Recognition>
     private let quad = CardQuad()
     private var tracks: [Track] = []
     private var lastSearch: Int?
-    private var grays: [(frame: Int, image: Image)] = []
-    private var spare: [Image] = []
+    private var previousGray: Image?
+    private var spareGray = Image()
     private let scratch = Image()
     private let rendered = Image()
     private let logger = Logger(label: "heritage-lens.cards")
@@ -70,7 +66,11 @@ public final class CardTracker {
         // Below face detection: a face waiting on its search or verification is seen at once, a
         // card recognition that takes a few frames longer costs less.
         worker = IdleTimeWorker(name: "heritage-lens card recognition", background: background, niceness: 13) { gray, _, _ in
-            try engine.recognize(in: gray)
+            let found = try engine.recognize(in: gray)
+            // A live result lands frames late (seconds on a slow core): it keeps the frame it was
+            // found on, to be brought forward from there however late it is. Inline it lands on
+            // its own frame.
+            return Recognition(detections: found, seen: background && !found.isEmpty ? try gray.copy() : nil)
         }
     }
 
@@ -85,18 +85,17 @@ public final class CardTracker {
 
     /// Follows tracked cards into this frame, takes in recognitions, returns the visible cards.
     public func update(with gray: Image, frameIndex: Int, time: Double) throws -> [CardAnchor] {
-        let previous = grays.last
-        for i in tracks.indices {
-            if let previous {
-                tracks[i].visible = try follow(&tracks[i], from: previous.image, to: gray, frameIndex: frameIndex)
+        if let previousGray {
+            for i in tracks.indices {
+                tracks[i].visible = try follow(&tracks[i], from: previousGray, to: gray, frameIndex: frameIndex)
             }
         }
-        try remember(gray, frameIndex: frameIndex)
+        try remember(gray)
         recognitionMilliseconds = 0
         for result in worker.collect() {
             recognitionMilliseconds += result.milliseconds
-            for detection in result.output {
-                try take(detection, foundOn: result.frameIndex, now: frameIndex, gray: gray)
+            for detection in result.output.detections {
+                try take(detection, foundOn: result.frameIndex, seen: result.output.seen, now: frameIndex, gray: gray)
             }
         }
         tracks.removeAll { $0.misses > options.maximumMisses }
@@ -112,11 +111,12 @@ public final class CardTracker {
         return anchors.sorted { $0.id < $1.id }
     }
 
-    private func remember(_ gray: Image, frameIndex: Int) throws {
-        let copy = spare.popLast() ?? Image()
+    /// Keeps this frame as the next one's previous, in the buffer of the one before.
+    private func remember(_ gray: Image) throws {
+        let copy = spareGray
         try gray.copy(to: copy)
-        grays.append((frameIndex, copy))
-        while grays.count > options.history { spare.append(grays.removeFirst().image) }
+        spareGray = previousGray ?? Image()
+        previousGray = copy
     }
 
     /// One optical-flow step; returns whether the card was seen in `next`.
@@ -231,17 +231,25 @@ public final class CardTracker {
         quad.isPlausible(corners, aspect: card.aspect) && (view?.isConsistent(corners, aspect: card.aspect) ?? true)
     }
 
-    private func take(_ d: CardDetection, foundOn frame: Int, now: Int, gray: Image) throws {
+    private func take(_ d: CardDetection, foundOn frame: Int, seen: Image?, now: Int, gray: Image) throws {
         let card = cards.cards[d.cardIndex]
         // A card tracked in this frame has just been aligned with its reference and checked: the
         // recognition would only repeat that, at the price of two more flow passes.
         if tracks.contains(where: { $0.cardIndex == d.cardIndex && $0.visible }) { return }
-        // Bring the detection up to this frame: flow from the frame it was found on.
         var current = d.homography
         if frame < now {
-            guard let past = grays.first(where: { $0.frame == frame })?.image,
-                  let moved = try flow(card: card, homography: d.homography, from: past, to: gray) else { return }
-            current = moved
+            // Bring the detection up to this frame: flow from the frame it was found on, or, when
+            // the card moved too far for that, the reference aligned with this frame from where
+            // it was (a card held still is found however late the result lands).
+            if let seen, let moved = try flow(card: card, homography: d.homography, from: seen, to: gray) {
+                current = moved
+            } else if let aligned = try? refine(card: card, homography: d.homography, in: gray, levels: 3,
+                                                largestCorrection: 48),
+                      isStillTheCard(card, aligned, in: gray, frameIndex: now) {
+                current = aligned
+            } else {
+                return
+            }
         }
         current = (try? refine(card: card, homography: current, in: gray)) ?? current
         if let i = tracks.firstIndex(where: { $0.cardIndex == d.cardIndex }) {
@@ -257,4 +265,10 @@ public final class CardTracker {
     }
 
     public func finish() { worker.finish() }
+}
+
+/// What one recognition found, and (live) the frame it was found on.
+struct Recognition {
+    var detections: [CardDetection]
+    var seen: Image?
 }

@@ -27,7 +27,8 @@ public final class FaceTrackingStage: FrameStage {
     }
 
     public func process(_ work: inout FrameWork) throws {
-        work.anchors.faces = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time)
+        let faces = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time)
+        work.anchors.faces = work.analysisScale == 1 ? faces : faces.map { $0.scaled(by: 1 / work.analysisScale) }
         if backgroundDetection && tracker.detectionMilliseconds > 0 {
             // Idle-time work is reported on its own, never inside a frame stage.
             work.background.append(("face_detect", tracker.detectionMilliseconds))

@@ -3,8 +3,12 @@ import HeritageCore
 /// The state of one frame as it passes through the stages.
 public struct FrameWork {
     public let frame: Frame
-    /// 8-bit gray of the frame, filled by the convert stage.
+    /// 8-bit gray of the frame at the analysis size, filled by the convert stage: what faces and
+    /// cards are found and followed on.
     public let gray: Image
+    /// Analysis pixels per input pixel (1 unless the input is larger than the analysis size).
+    /// Trackers work in analysis pixels; anchors are in input pixels.
+    public var analysisScale = 1.0
     public var anchors: FrameAnchors
     /// The tier this frame is rendered at.
     public var tier: Tier
@@ -35,18 +39,41 @@ extension FrameStage {
     public func finish() {}
 }
 
-/// Brings the frame to 8-bit gray for the trackers, reusing one buffer; a YUYV camera's luma
-/// plane is taken as it is.
+/// Brings the frame to 8-bit gray for the trackers, reusing its buffers; a YUYV camera's luma
+/// plane is taken as it is. A frame whose long side exceeds `longestSide` is shrunk to it (area
+/// averaging), so that a 1080p camera costs the trackers about what a 480p one does.
 public final class GrayConversionStage: FrameStage {
     public let name = "convert"
+    /// The analysis size's long side (nil: the input's own size).
+    public let longestSide: Int?
+    private let fullGray = Image()
 
-    public init() {}
+    public init(longestSide: Int? = nil) {
+        self.longestSide = longestSide
+    }
+
+    /// The analysis size for frames of `size`, and analysis pixels per input pixel.
+    public static func analysisSize(for size: Size, longestSide: Int?) -> (size: Size, scale: Double) {
+        let long = max(size.width, size.height)
+        guard let longestSide, long > longestSide, long > 0 else { return (size, 1) }
+        let scale = Double(longestSide) / Double(long)
+        let shrunk = Size(width: max(1, Int((Double(size.width) * scale).rounded())),
+                          height: max(1, Int((Double(size.height) * scale).rounded())))
+        return (shrunk, scale)
+    }
 
     public func process(_ work: inout FrameWork) throws {
+        let (size, scale) = Self.analysisSize(for: work.frame.size, longestSide: longestSide)
+        work.analysisScale = scale
+        let target = scale == 1 ? work.gray : fullGray
         if let gray = work.frame.gray, gray.size == work.frame.size {
-            try gray.copy(to: work.gray)
-        } else {
-            try work.frame.image.convertToGray(into: work.gray)
+            if scale == 1 { try gray.copy(to: work.gray) }
+            else { try gray.resize(into: work.gray, width: size.width, height: size.height, interpolation: .area) }
+            return
+        }
+        try work.frame.image.convertToGray(into: target)
+        if scale != 1 {
+            try fullGray.resize(into: work.gray, width: size.width, height: size.height, interpolation: .area)
         }
     }
 }

@@ -5,9 +5,11 @@ import HeritageCore
 /// Runs one kind of detection work on a frame's gray image: inline on the caller's thread
 /// (deterministic, for `process`), or on a background thread at nice 10 that the `FrameGate` keeps
 /// still while a frame is in progress, so that it works in the time between frames (live runs) and
-/// never delays a frame. Should a job wait longer than `starvationLimit` (the frame path itself
-/// busy all the time, on a machine too slow for the input), it is let through the gate until it
-/// is done: late detection beats none.
+/// never delays a frame. Should a job wait longer than `starvationLimit` while getting almost no
+/// CPU (the frame path itself busy all the time, on a machine too slow for the input), it is let
+/// through the gate until it is done: late detection beats none. A job that is slow but making
+/// progress in the gaps (a slow core's search takes seconds) is not starved and stays out of the
+/// frames.
 ///
 /// `work` may be paused anywhere in its own code, so it must not take a lock the frame thread
 /// takes (no logging from it).
@@ -27,15 +29,21 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     private var pendingFrame: Int?
     private var pendingJob: Job?
     private var pendingSince: UInt64 = 0
+    /// The thread's CPU time when the pending job was submitted, ns.
+    private var pendingCPUStart: UInt64 = 0
     private var threadID: Int32 = 0
+    /// The thread's CPU-time clock, readable from other threads.
+    private var threadClock: clockid_t?
     /// The thread's frame-gate slot (-1: none).
     private var gateSlot: Int32 = -1
     /// The current job goes through the gate (it starved).
     private var letThrough = false
     /// Longest a job waits for a frame to end before it starts anyway.
     private let gateLimitNanoseconds: Int64 = 40_000_000
-    /// Seconds a job may wait before it is let through the gate.
+    /// Seconds a job may wait before it is let through the gate, when it got less than
+    /// `starvedShare` of a core meanwhile.
     public var starvationLimit = 1.0
+    public var starvedShare = 0.03
     private var finished: [Finished] = []
     private var running = true
     private var failure: Error?
@@ -72,7 +80,9 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     /// Call with `condition` held.
     private func letThroughIfStarved() {
         let waited = Double(SystemClock().nanoseconds() - pendingSince) / 1e9
-        if threadID != 0, waited > starvationLimit {
+        guard threadID != 0, waited > starvationLimit else { return }
+        let progress = Double(threadCPU() &- pendingCPUStart) / 1e9
+        if progress < starvedShare * waited {
             letThrough = true
             // Every time, not once: a job that had just started may have marked itself pausable
             // after the first call.
@@ -99,8 +109,19 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
             pendingFrame = frameIndex
             pendingJob = job
             pendingSince = SystemClock().nanoseconds()
+            pendingCPUStart = threadCPU()
             condition.signal()
         }
+    }
+
+    /// The background thread's CPU time so far, ns (0 when it is not running). Call with
+    /// `condition` held: the thread clears its clock under that lock before it ends, so the clock
+    /// read is always a live thread's.
+    private func threadCPU() -> UInt64 {
+        guard let threadClock else { return 0 }
+        var t = timespec()
+        guard clock_gettime(threadClock, &t) == 0 else { return 0 }
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
     }
 
     public func collect() -> [Finished] {
@@ -115,14 +136,18 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
         _ = cb_set_thread_background(tid, niceness)
         let slot = cb_gate_register_thread()
         defer { cb_gate_unregister_thread(slot) }
+        var clock = clockid_t()
+        let hasClock = pthread_getcpuclockid(pthread_self(), &clock) == 0
         condition.withLock {
             threadID = tid
             gateSlot = slot
+            threadClock = hasClock ? clock : nil
         }
         while true {
             condition.lock()
             while running && pendingFrame == nil { condition.wait() }
             guard running, let frame = pendingFrame, let job = pendingJob else {
+                threadClock = nil
                 condition.unlock()
                 return
             }

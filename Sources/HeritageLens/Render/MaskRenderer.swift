@@ -17,7 +17,9 @@ public struct MaskRenderer {
         self.focalLength = focalLength
     }
 
-    public func draw(_ kind: MaskKind, on face: FaceAnchor, tier: Tier, into image: Image, gray: Image) throws {
+    /// `gray`: the frame in gray at `grayScale` times the image's size (the analysis image).
+    public func draw(_ kind: MaskKind, on face: FaceAnchor, tier: Tier, into image: Image, gray: Image,
+                     grayScale: Double = 1) throws {
         let texture = library.texture(kind)
         let frame = FaceFrame(landmarks: face.landmarks)
         switch tier {
@@ -32,7 +34,7 @@ public struct MaskRenderer {
             }
             let dst = targets.map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
             // A dim face gets a dimmer mask: the luminance inside the face's box against mid-gray.
-            let lum = (try? gray.mean(channel: 0, in: face.boundingBox)) ?? 128
+            let lum = (try? gray.mean(channel: 0, in: grayScale == 1 ? face.boundingBox : face.boundingBox.scaled(by: grayScale))) ?? 128
             let gain = max(0.55, min(1.25, lum / 128))
             let feather = max(1.0, frame.eyeDistance * 0.04)
             try check(cb_warp_triangles(texture.raw, image.raw, src, dst, Int32(src.count), library.mesh.triangles,

@@ -47,7 +47,8 @@ public final class RenderStage: FrameStage {
     public func process(_ work: inout FrameWork) throws {
         if let masks {
             for face in work.anchors.faces {
-                try masks.draw(mask(for: face), on: face, tier: work.tier, into: work.frame.image, gray: work.gray)
+                try masks.draw(mask(for: face), on: face, tier: work.tier, into: work.frame.image, gray: work.gray,
+                               grayScale: work.analysisScale)
             }
         }
         if let effects, cardsVisible {

@@ -43,9 +43,11 @@ public struct SampleVideo {
         let size = options.size
         let n = Double(options.frameCount)
         let pivot = Point2(Double(portrait.width) / 2, Double(portrait.height) * 0.4)
+        // The same framing at any size: the portrait grows with the frame's height.
+        let framing = Double(size.height) / 480
         var layers = [SyntheticScene.Layer(name: "portrait", image: portrait) { i in
             let t = Double(i) / n * 2 * Double.pi
-            let scale = 0.62 + 0.14 * sin(t)
+            let scale = (0.62 + 0.14 * sin(t)) * framing
             let angle = 0.22 * sin(2 * t) // about ±12.6°
             let position = Point2(Double(size.width) * (0.36 + 0.10 * sin(t + 1)),
                                   Double(size.height) * (0.46 + 0.06 * sin(2 * t)))

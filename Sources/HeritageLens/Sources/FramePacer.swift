@@ -22,6 +22,12 @@ struct FramePacer {
         self.clock = clock
     }
 
+    /// Moves the schedule later by `nanoseconds`, time the source spent on something that is not
+    /// a frame's latency.
+    mutating func pause(for nanoseconds: UInt64) {
+        if let s = startedAt { startedAt = s &+ nanoseconds }
+    }
+
     /// Waits until the frame at `time` seconds is due, or says to skip it.
     mutating func pace(time: Double) -> Decision {
         // The clock starts at the first frame: opening the file and the decoder is not a frame's

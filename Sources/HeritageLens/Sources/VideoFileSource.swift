@@ -33,6 +33,8 @@ public final class VideoFileSource: FrameSource {
     public private(set) var deliveredFrameCount = 0
 
     private var reader: OpaquePointer?
+    /// When the file was reopened for another pass, until that pass's first frame is decoded.
+    private var reopenedAt: UInt64?
     /// Seconds added to presentation times after each loop.
     private var loopOffset = 0.0
     private let options: Options
@@ -91,6 +93,7 @@ public final class VideoFileSource: FrameSource {
                 // A file that shrank to nothing or vanished since the last pass ends the run with
                 // a reason instead of ending it quietly (or looping on an empty file forever).
                 guard framesThisPass > 0 else { throw SourceError.loopFailed(name, reason: "no frames on the last pass") }
+                reopenedAt = options.clock.nanoseconds()
                 guard let again = cb_video_reader_open(name) else {
                     throw SourceError.loopFailed(name, reason: String(cString: cb_last_error()))
                 }
@@ -108,6 +111,12 @@ public final class VideoFileSource: FrameSource {
                 return nil
             }
             framesThisPass += 1
+            if let reopenedAt {
+                // Reopening and the new decoder's first frame are a rewind, not a frame's latency
+                // (a camera does not rewind): the schedule moves on by their time.
+                pacer?.pause(for: options.clock.nanoseconds() &- reopenedAt)
+                self.reopenedAt = nil
+            }
             let time = presentationTime(pts)
             if pacer != nil {
                 switch pacer!.pace(time: time) {
