@@ -23,6 +23,9 @@ public final class CardTracker {
         public var minimumCorrelation = 0.4
         /// Frames between photometric checks of each track.
         public var checkInterval = 1
+        /// Flow steps a late recognition's cards are brought forward by in one frame (each a
+        /// frame of the trail): above one, they catch up with the present.
+        public var catchUpSteps = 3
         /// Corner smoothing; beta is per tenth of the card's width per second.
         public var smoothing = OneEuroFilter.Options(minCutoff: 2.0, beta: 10.0, derivativeCutoff: 1.0)
 
@@ -41,7 +44,11 @@ public final class CardTracker {
     public let cards: CardSet
     public let options: Options
     private let view: RectangleView?
-    private let worker: IdleTimeWorker<Void, Recognition>
+    private let worker: IdleTimeWorker<Void, [CardDetection]>
+    /// Live only: the frames since the pending recognition's, for its result to catch up along.
+    private let trail: CardTrail?
+    private var awaitingRecognition = false
+    private var catchUps: [CatchUp] = []
     private let quad = CardQuad()
     private var tracks: [Track] = []
     private var lastSearch: Int?
@@ -66,21 +73,26 @@ public final class CardTracker {
         // Below face detection: a face waiting on its search or verification is seen at once, a
         // card recognition that takes a few frames longer costs less.
         worker = IdleTimeWorker(name: "heritage-lens card recognition", background: background, niceness: 13) { gray, _, _ in
-            let found = try engine.recognize(in: gray)
-            // A live result lands frames late (seconds on a slow core): it keeps the frame it was
-            // found on, to be brought forward from there however late it is. Inline it lands on
-            // its own frame.
-            return Recognition(detections: found, seen: background && !found.isEmpty ? try gray.copy() : nil)
+            try engine.recognize(in: gray)
         }
+        // Inline, a recognition lands on its own frame; live, frames late (seconds on a slow core).
+        trail = background ? CardTrail() : nil
     }
 
     /// Hands a recognition to the worker when one is due.
     public func scheduleRecognition(on gray: Image, frameIndex: Int) throws {
         let interval = tracks.isEmpty ? options.searchInterval : options.refreshInterval
         if let last = lastSearch, frameIndex - last < interval { return }
-        guard !worker.isBusy else { return }
+        // Cards still catching up are what a new recognition would find; a result not yet taken
+        // in needs the trail as it is.
+        guard catchUps.isEmpty, !awaitingRecognition, !worker.isBusy else { return }
         lastSearch = frameIndex
         try worker.submit((), on: gray, frameIndex: frameIndex)
+        if let trail {
+            trail.clear()
+            try trail.append(gray, frameIndex: frameIndex)
+            awaitingRecognition = true
+        }
     }
 
     /// Follows tracked cards into this frame, takes in recognitions, returns the visible cards.
@@ -91,13 +103,25 @@ public final class CardTracker {
             }
         }
         try remember(gray)
+        if let trail, awaitingRecognition || !catchUps.isEmpty { try trail.append(gray, frameIndex: frameIndex) }
         recognitionMilliseconds = 0
         for result in worker.collect() {
+            awaitingRecognition = false
             recognitionMilliseconds += result.milliseconds
-            for detection in result.output.detections {
-                try take(detection, foundOn: result.frameIndex, seen: result.output.seen, now: frameIndex, gray: gray)
+            var late: [CatchUp.Card] = []
+            for detection in result.output where !isTracked(detection.cardIndex) {
+                if result.frameIndex < frameIndex, trail?.entry(at: result.frameIndex) != nil {
+                    late.append(CatchUp.Card(cardIndex: detection.cardIndex, homography: detection.homography))
+                } else {
+                    try take(detection, foundOn: result.frameIndex, now: frameIndex, gray: gray)
+                }
+            }
+            if let from = trail?.entry(at: result.frameIndex), !late.isEmpty {
+                catchUps.append(CatchUp(cards: late, at: from.frameIndex, gray: from.gray))
             }
         }
+        try catchUp(to: frameIndex, gray: gray)
+        if let trail, !awaitingRecognition, catchUps.isEmpty, !trail.isEmpty { trail.clear() }
         tracks.removeAll { $0.misses > options.maximumMisses }
         var anchors: [CardAnchor] = []
         for i in tracks.indices where tracks[i].visible {
@@ -159,13 +183,15 @@ public final class CardTracker {
     /// `light`: half the points and a smaller window, for one frame's motion when refinement
     /// follows (it measures the position itself); the full set to bring a recognition forward over
     /// several frames.
+    /// `scale`: image pixels per frame pixel, for images smaller than the frame (the trail's); the
+    /// homography stays in frame pixels.
     private func flow(card: CardReference, homography h: Homography, from prev: Image, to next: Image,
-                      light: Bool = false) throws -> Homography? {
+                      light: Bool = false, scale: Double = 1) throws -> Homography? {
         let w = Double(prev.width), ht = Double(prev.height)
         var refs: [Point2] = []
         var starts: [cb_point2f] = []
         for (k, p) in card.trackPoints.enumerated() where !light || k % 2 == 0 {
-            let q = h.apply(p)
+            let q = h.apply(p) * scale
             if q.x > 4, q.y > 4, q.x < w - 4, q.y < ht - 4 {
                 refs.append(p)
                 starts.append(cb_point2f(x: Float(q.x), y: Float(q.y)))
@@ -179,9 +205,9 @@ public final class CardTracker {
         var src: [Point2] = [], dst: [Point2] = []
         for i in refs.indices where status[i] != 0 {
             src.append(refs[i])
-            dst.append(Point2(Double(ends[i].x), Double(ends[i].y)))
+            dst.append(Point2(Double(ends[i].x), Double(ends[i].y)) * (1 / scale))
         }
-        guard src.count >= 8, let (moved, mask) = robustHomography(from: src, to: dst, threshold: 2.5) else { return nil }
+        guard src.count >= 8, let (moved, mask) = robustHomography(from: src, to: dst, threshold: 2.5 / scale) else { return nil }
         let inliers = mask.filter { $0 }.count
         let corners = card.corners.map(moved.apply)
         guard inliers >= 8, Double(inliers) >= 0.4 * Double(refs.count), isPossible(corners, card: card) else { return nil }
@@ -231,44 +257,77 @@ public final class CardTracker {
         quad.isPlausible(corners, aspect: card.aspect) && (view?.isConsistent(corners, aspect: card.aspect) ?? true)
     }
 
-    private func take(_ d: CardDetection, foundOn frame: Int, seen: Image?, now: Int, gray: Image) throws {
+    /// A card tracked in this frame has just been aligned with its reference and checked: a
+    /// recognition would only repeat that, at the price of two more flow passes.
+    private func isTracked(_ cardIndex: Int) -> Bool {
+        tracks.contains { $0.cardIndex == cardIndex && $0.visible }
+    }
+
+    /// Moves late recognitions' cards along the trail, `catchUpSteps` frames at a time, and takes
+    /// them in when they reach this frame; a card the flow loses on the way is let go.
+    private func catchUp(to now: Int, gray: Image) throws {
+        guard let trail else { return }
+        for i in catchUps.indices {
+            for _ in 0..<options.catchUpSteps {
+                guard let next = trail.entry(after: catchUps[i].at) else { break }
+                catchUps[i].cards = try catchUps[i].cards.compactMap { c in
+                    try flow(card: cards.cards[c.cardIndex], homography: c.homography, from: catchUps[i].gray,
+                             to: next.gray, scale: CardTrail.scale).map { CatchUp.Card(cardIndex: c.cardIndex, homography: $0) }
+                }
+                catchUps[i].at = next.frameIndex
+                catchUps[i].gray = next.gray
+            }
+            guard catchUps[i].at >= now else { continue }
+            for c in catchUps[i].cards where !isTracked(c.cardIndex) {
+                try takeCard(c.cardIndex, homography: c.homography, gray: gray, inliers: nil)
+            }
+            catchUps[i].cards = []
+        }
+        catchUps.removeAll { $0.cards.isEmpty }
+    }
+
+    private func take(_ d: CardDetection, foundOn frame: Int, now: Int, gray: Image) throws {
         let card = cards.cards[d.cardIndex]
-        // A card tracked in this frame has just been aligned with its reference and checked: the
-        // recognition would only repeat that, at the price of two more flow passes.
-        if tracks.contains(where: { $0.cardIndex == d.cardIndex && $0.visible }) { return }
         var current = d.homography
         if frame < now {
-            // Bring the detection up to this frame: flow from the frame it was found on, or, when
-            // the card moved too far for that, the reference aligned with this frame from where
-            // it was (a card held still is found however late the result lands).
-            if let seen, let moved = try flow(card: card, homography: d.homography, from: seen, to: gray) {
-                current = moved
-            } else if let aligned = try? refine(card: card, homography: d.homography, in: gray, levels: 3,
-                                                largestCorrection: 48),
-                      isStillTheCard(card, aligned, in: gray, frameIndex: now) {
-                current = aligned
-            } else {
-                return
-            }
+            // No trail to follow (inline work that landed late): the reference aligned with this
+            // frame from where the card was, which finds a card held still however late.
+            guard let aligned = try? refine(card: card, homography: d.homography, in: gray, levels: 3, largestCorrection: 48),
+                  isStillTheCard(card, aligned, in: gray, frameIndex: now) else { return }
+            current = aligned
         }
-        current = (try? refine(card: card, homography: current, in: gray)) ?? current
-        if let i = tracks.firstIndex(where: { $0.cardIndex == d.cardIndex }) {
+        try takeCard(d.cardIndex, homography: current, gray: gray, inliers: d.inliers)
+    }
+
+    /// A recognised card at `homography` in this frame: aligned with its reference, then a new
+    /// track, or the correction of its track.
+    private func takeCard(_ cardIndex: Int, homography: Homography, gray: Image, inliers: Int?) throws {
+        let card = cards.cards[cardIndex]
+        let current = (try? refine(card: card, homography: homography, in: gray)) ?? homography
+        if let i = tracks.firstIndex(where: { $0.cardIndex == cardIndex }) {
             // Correct the track against the reference: recognition is the ground truth it drifts from.
             tracks[i].homography = current
             tracks[i].misses = 0
             tracks[i].visible = true
             return
         }
-        logger.debug("card \(card.id) found with \(d.inliers) inliers, correlation \(d.correlation)")
-        tracks.append(Track(cardIndex: d.cardIndex, homography: current,
+        logger.debug("card \(card.id) found\(inliers.map { " with \($0) inliers" } ?? " (late, brought forward)")")
+        tracks.append(Track(cardIndex: cardIndex, homography: current,
                             filter: OneEuroVectorFilter(count: 8, options: options.smoothing)))
     }
 
     public func finish() { worker.finish() }
 }
 
-/// What one recognition found, and (live) the frame it was found on.
-struct Recognition {
-    var detections: [CardDetection]
-    var seen: Image?
+/// A late recognition's cards on their way along the trail.
+struct CatchUp {
+    struct Card {
+        var cardIndex: Int
+        var homography: Homography
+    }
+
+    var cards: [Card]
+    /// The trail frame they are aligned with, and its image.
+    var at: Int
+    var gray: Image
 }
