@@ -95,6 +95,9 @@ public final class CardTracker {
         }
     }
 
+    /// A recognition is running (tests wait on it to make a result land a known number of frames late).
+    var isRecognizing: Bool { worker.isBusy }
+
     /// Follows tracked cards into this frame, takes in recognitions, returns the visible cards.
     public func update(with gray: Image, frameIndex: Int, time: Double) throws -> [CardAnchor] {
         if let previousGray {
@@ -175,7 +178,11 @@ public final class CardTracker {
     /// not lose it.
     private func isStillTheCard(_ card: CardReference, _ h: Homography, in gray: Image, frameIndex: Int) -> Bool {
         guard frameIndex % options.checkInterval == 0 else { return true }
-        return CardRecognizer.correlation(of: card, homography: h, in: gray, scratch: scratch, cells: 4) >= options.minimumCorrelation
+        return shows(card, at: h, in: gray)
+    }
+
+    private func shows(_ card: CardReference, at h: Homography, in gray: Image) -> Bool {
+        CardRecognizer.correlation(of: card, homography: h, in: gray, scratch: scratch, cells: 4) >= options.minimumCorrelation
     }
 
     /// The card's homography in `next`, from its homography in `prev`, or nil when too few of its
@@ -279,7 +286,12 @@ public final class CardTracker {
             }
             guard catchUps[i].at >= now else { continue }
             for c in catchUps[i].cards where !isTracked(c.cardIndex) {
-                try takeCard(c.cardIndex, homography: c.homography, gray: gray, inliers: nil)
+                // Long steps along a thinned trail can land a little off, or on something else:
+                // aligned with the reference here, and taken only where the frame shows the card.
+                let card = cards.cards[c.cardIndex]
+                guard let aligned = try? refine(card: card, homography: c.homography, in: gray, levels: 2, largestCorrection: 28),
+                      shows(card, at: aligned, in: gray) else { continue }
+                try takeCard(c.cardIndex, homography: aligned, gray: gray, inliers: nil)
             }
             catchUps[i].cards = []
         }
@@ -293,7 +305,7 @@ public final class CardTracker {
             // No trail to follow (inline work that landed late): the reference aligned with this
             // frame from where the card was, which finds a card held still however late.
             guard let aligned = try? refine(card: card, homography: d.homography, in: gray, levels: 3, largestCorrection: 48),
-                  isStillTheCard(card, aligned, in: gray, frameIndex: now) else { return }
+                  shows(card, at: aligned, in: gray) else { return }
             current = aligned
         }
         try takeCard(d.cardIndex, homography: current, gray: gray, inliers: d.inliers)
