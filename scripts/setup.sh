@@ -49,4 +49,4 @@ echo "setup: building the release binary (swift build -c release)" >&2
 swift build -c release
 echo "setup: generating the sample video" >&2
 .build/release/heritage-lens sample
-echo "setup: done. Try: .build/release/heritage-lens process Samples/sample.mp4 -o /tmp/out.mp4" >&2
+echo "setup: done. Try: .build/release/heritage-lens process Samples/sample.mp4 -o out.mp4 --anchors anchors.jsonl" >&2

@@ -8,13 +8,14 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure the full pipeline on a recorded video, as weak hardware would run it.",
         discussion: """
-            Pins itself to N of the CPUs it may run on (one by default: the second of them when there are
-            several, so under taskset -c 0 it stays on CPU 0) with OpenCV on as
-            many threads, runs capture, faces, cards, pose and render on the input (the sample by
-            default) and reports per-stage and end-to-end p50/p95/p99/max, throughput, dropped frames,
-            CPU per frame, peak memory, when the first face and card were anchored, and in auto mode the
-            tier timeline. --paced (default) releases frames at the video's rate like a camera, with
-            detection in idle time; --max runs flat out with detection inline.
+            Pins itself to N of the CPUs it may run on (one by default: the second of them when \
+            there are several, so under taskset -c 0 it stays on CPU 0) with OpenCV on as many \
+            threads, runs capture, faces, cards, pose and render on the input (the sample by \
+            default) and reports per-stage and end-to-end p50/p95/p99/max, throughput, dropped \
+            frames, CPU per frame, peak memory, when the first face and card were anchored, and in \
+            auto mode the tier timeline. --paced (default) releases frames at the video's rate like \
+            a camera, with detection in idle time; --max runs flat out with detection inline. \
+            --cpu-share F previews a slower machine: everything on F of one core.
             """
     )
 
@@ -43,10 +44,10 @@ struct Bench: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stretch every stage to FACTOR times its cost, to preview how a machine that much slower (and its auto tier) would fare.", valueName: "factor"))
     var emulateSlow: Double = 1
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run on this fraction of one CPU (a cgroup CPU quota, needs root): frame path, detection and decoding all slowed together, as on a slower machine; 0.25 is about a Raspberry Pi 4 core.", valueName: "fraction"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run on this fraction of one CPU (a cgroup CPU quota, needs root): frame path, detection and decoding all slowed together, as on a slower machine; 0.05-1, 0.25 is about a Raspberry Pi 4 core.", valueName: "fraction"))
     var cpuShare: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Long side of the gray copy faces and cards are found on (0: the input's size).", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Long side of the gray copy faces and cards are found on: 160-8192, or 0 for the input's size.", valueName: "px"))
     var analysisSize: Int = 640
 
     @Flag(help: "Also write the composited video and anchors (to a temporary folder), as a real run would.")
@@ -70,7 +71,7 @@ struct Bench: ParsableCommand {
         if let budgetMs, !(budgetMs > 0) { throw ValidationError("--budget-ms must be positive") }
         if !(emulateSlow >= 1 && emulateSlow <= 50) { throw ValidationError("--emulate-slow must be between 1 and 50") }
         if let cpuShare, !(cpuShare >= 0.05 && cpuShare <= 1) {
-            throw ValidationError("--cpu-share must be above 0.05 and at most 1 (a fraction of one CPU)")
+            throw ValidationError("--cpu-share must be between 0.05 and 1 (a fraction of one CPU; 0.25 is about a Raspberry Pi 4 core)")
         }
     }
 

@@ -48,7 +48,7 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("OpenCV worker threads (1 = as a weak single core runs it).", valueName: "n"))
     var threads: Int = 1
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Find and follow faces and cards on a gray copy at most this many pixels on its long side (anchors stay in input pixels, rendering at the input's size); 0 = the input's own size.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Find and follow faces and cards on a gray copy at most this many pixels on its long side (anchors stay in input pixels, rendering at the input's size): 160-8192, or 0 for the input's own size.", valueName: "px"))
     var analysisSize: Int = 640
 
     /// The analysis size's long side, nil for the input's own.
