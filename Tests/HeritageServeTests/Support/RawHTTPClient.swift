@@ -14,7 +14,10 @@ final class RawHTTPClient {
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        // Long: inside the whole suite, CPU-bound tests that block Swift's two cooperative threads
+        // delay the server's async handling by seconds (the suite alone answers in milliseconds).
+        // Only a server that never answers waits it out.
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -42,7 +45,7 @@ final class RawHTTPClient {
         }
     }
 
-    /// Reads until `count` bytes, the peer closes, or the 5 s timeout.
+    /// Reads until `count` bytes, the peer closes, or the 30 s timeout.
     func read(atLeast count: Int) -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
