@@ -8,8 +8,8 @@ struct EvalCards: ParsableCommand {
         commandName: "eval-cards",
         abstract: "Measure the card pipeline on sequences rendered through a pinhole camera.",
         discussion: """
-            Renders the sequences (still, motion with tilt to 60° and a full turn, near-far, degraded,
-            dim, bright, side light, occluded, three cards, other pictures and no card, entering and
+            Renders the sequences (still, motion with tilt to 60° and a full turn, near-far, degraded, \
+            dim, bright, side light, occluded, three cards, other pictures and no card, entering and \
             leaving) and prints recall, false anchors, corner error and the card stages' latency.
             Weak-hardware figures: taskset -c 1 .build/release/heritage-lens eval-cards --background-detection
             """

@@ -9,10 +9,10 @@ struct EvalFaces: ParsableCommand {
         commandName: "eval-faces",
         abstract: "Measure the face pipeline on sequences built from annotated photos.",
         discussion: """
-            Builds the sequences (still, motion with roll ±30° and scale 0.6-1.6, degraded, dark,
-            backlit, side-lit, three and four faces, no face, entering and leaving) from dlib-format
-            landmark XML files, runs the real pipeline on each and prints recall, false positives,
-            landmark error, still-face jitter, track continuity, time to first anchor and the face
+            Builds the sequences (still, motion with roll ±30° and scale 0.6-1.6, degraded, dark, \
+            backlit, side-lit, three and four faces, no face, entering and leaving) from dlib-format \
+            landmark XML files, runs the real pipeline on each and prints recall, false positives, \
+            landmark error, still-face jitter, track continuity, time to first anchor and the face \
             stages' latency. For the weak-hardware figures run it as
               taskset -c 1 .build/release/heritage-lens eval-faces
             """

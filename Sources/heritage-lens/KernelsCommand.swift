@@ -8,11 +8,11 @@ struct Kernels: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Micro-benchmarks of the hot kernels, one at a time, on a frame of a video.",
         discussion: """
-            Takes a frame of the input (the sample by default) where a face and a card are tracked,
-            then times each kernel on it alone: conversion, detection, landmark fit, pose, matching,
-            tracking, mask warps and card effects per tier, and the whole per-frame path. Pinned to one
-            CPU with OpenCV single-threaded, like bench. Each kernel's measured calls run inside one
-            call of the C function cb_bench_section, so callgrind can count their instructions
+            Takes a frame of the input (the sample by default) where a face and a card are tracked, \
+            then times each kernel on it alone: conversion, detection, landmark fit, pose, matching, \
+            tracking, mask warps and card effects per tier, and the whole per-frame path. Pinned to one \
+            CPU with OpenCV single-threaded, like bench. Each kernel's measured calls run inside one \
+            call of the C function cb_bench_section, so callgrind can count their instructions \
             alone: scripts/callgrind-kernels.sh does that for every kernel.
             """
     )

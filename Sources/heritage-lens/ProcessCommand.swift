@@ -8,8 +8,8 @@ struct Process: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Process a recorded video, an image or a folder of images into outputs.",
         discussion: """
-            Every frame is processed in order, however long it takes, so the same input and options
-            give the same anchors on any machine. --realtime instead paces frames at their
+            Every frame is processed in order, however long it takes, so the same input and options \
+            give the same anchors on any machine. --realtime instead paces frames at their \
             timestamps and skips those the pipeline is too slow for, as a live camera would.
             """
     )
