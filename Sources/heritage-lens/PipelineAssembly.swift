@@ -256,7 +256,9 @@ struct ExitCodeInterrupted: Error {
 final class ProgressLine {
     private let expected: Int?
     private let started = SystemClock().nanoseconds()
-    private var lastDraw: UInt64 = 0
+    /// The first line waits one interval too: the first frame's rate (model loading, warm-up)
+    /// would give a wild ETA.
+    private lazy var lastDraw: UInt64 = started
     private var frames = 0
     private let interactive = isatty(2) != 0
     private var drewAny = false
