@@ -35,55 +35,55 @@ import Testing
         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
 
     /// One unmasked server text frame: its payload.
-    static func readTextFrame(_ client: RawHTTPClient, buffered: [UInt8]) -> String? {
+    static func readTextFrame(_ client: RawHTTPClient, buffered: [UInt8]) async -> String? {
         var bytes = buffered
-        func need(_ n: Int) -> Bool {
-            if bytes.count < n { bytes += client.read(atLeast: n - bytes.count) }
+        func need(_ n: Int) async -> Bool {
+            if bytes.count < n { bytes += await client.read(atLeast: n - bytes.count) }
             return bytes.count >= n
         }
-        guard need(2), bytes[0] == 0x81 else { return nil }
+        guard await need(2), bytes[0] == 0x81 else { return nil }
         var length = Int(bytes[1] & 0x7f), offset = 2
         if length == 126 {
-            guard need(4) else { return nil }
+            guard await need(4) else { return nil }
             length = Int(bytes[2]) << 8 | Int(bytes[3])
             offset = 4
         }
-        guard need(offset + length) else { return nil }
+        guard await need(offset + length) else { return nil }
         return String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
     }
 
-    @Test func viewerPageIsOneSelfContainedDocument() throws {
+    @Test func viewerPageIsOneSelfContainedDocument() async throws {
         let server = try Self.server()
         defer { server.finish() }
-        let (status, head, body) = try RawHTTPClient.get("/", port: server.port)
+        let (status, head, body) = try await RawHTTPClient.get("/", port: server.port)
         #expect(status == 200)
         #expect(head.lowercased().contains("content-type: text/html"))
         #expect(body.contains("/stream.mjpg") && body.contains("/anchors") && body.contains("/metrics.json"))
         #expect(!body.contains("http://") && !body.contains("https://") && !body.contains("src=\"//"))
     }
 
-    @Test func webSocketCarriesTheAnchorsLineByteForByte() throws {
+    @Test func webSocketCarriesTheAnchorsLineByteForByte() async throws {
         let server = try Self.server()
         defer { server.finish() }
         let client = try RawHTTPClient(port: server.port)
-        client.send(Self.upgrade)
-        let (status, head, rest) = client.readHead()
+        await client.send(Self.upgrade)
+        let (status, head, rest) = await client.readHead()
         #expect(status == 101)
         #expect(head.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
         for i in 0..<3 {
             let frame = Self.frame(i)
             server.publish(frame)
             server.drain()
-            let text = Self.readTextFrame(client, buffered: i == 0 ? rest : [])
+            let text = await Self.readTextFrame(client, buffered: i == 0 ? rest : [])
             #expect(text == frame.anchors.jsonLine)
         }
     }
 
-    @Test func metricsSummariseTheLatestFrames() throws {
+    @Test func metricsSummariseTheLatestFrames() async throws {
         let server = try Self.server()
         defer { server.finish() }
         for i in 0..<5 { server.publish(Self.frame(i)); server.drain() }
-        let (status, _, body) = try RawHTTPClient.get("/metrics.json", port: server.port)
+        let (status, _, body) = try await RawHTTPClient.get("/metrics.json", port: server.port)
         #expect(status == 200)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
         #expect(json["frame"] as? Int == 4)
@@ -93,101 +93,101 @@ import Testing
         #expect((json["stages_ms"] as? [String: Any])?.keys.sorted() == ["capture", "faces"])
     }
 
-    @Test func mjpegStreamSendsJPEGPartsOnlyWhileSomeoneWatches() throws {
+    @Test func mjpegStreamSendsJPEGPartsOnlyWhileSomeoneWatches() async throws {
         let server = try Self.server { $0.streamFramesPerSecond = 1000 }
         defer { server.finish() }
         #expect(!server.wantsImage)
         let client = try RawHTTPClient(port: server.port)
-        client.send("GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
+        await client.send("GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
         // The subscription is made when the request is handled: wait for it.
-        for _ in 0..<100 where !server.wantsImage { usleep(10_000) }
+        for _ in 0..<100 where !server.wantsImage { try await Task.sleep(nanoseconds: 10_000_000) }
         #expect(server.wantsImage)
         server.publish(Self.frame(0, image: try Self.noise()))
-        let (status, head, rest) = client.readHead()
+        let (status, head, rest) = await client.readHead()
         #expect(status == 200)
         #expect(head.contains("multipart/x-mixed-replace; boundary=heritagelensframe"))
-        var bytes = rest + client.read(atLeast: 300 - rest.count)
+        var bytes = rest + (await client.read(atLeast: 300 - rest.count))
         let text = String(decoding: bytes.prefix(120), as: UTF8.self)
         #expect(text.contains("--heritagelensframe\r\nContent-Type: image/jpeg\r\nContent-Length: "))
         #expect(text.contains("\r\nX-Frame: 0\r\n\r\n"))
         let headEnd = try #require(RawHTTPClient.headEnd(bytes))
         let length = Int(text.components(separatedBy: "Content-Length: ")[1].prefix { $0.isNumber })!
-        bytes += client.read(atLeast: headEnd + 4 + length - bytes.count)
+        bytes += await client.read(atLeast: headEnd + 4 + length - bytes.count)
         let jpeg = Array(bytes[(headEnd + 4)..<(headEnd + 4 + length)])
         #expect(jpeg.prefix(2) == [0xff, 0xd8] && jpeg.suffix(2) == [0xff, 0xd9])
     }
 
-    @Test func clientsBeyondTheLimitGet503() throws {
+    @Test func clientsBeyondTheLimitGet503() async throws {
         let server = try Self.server { $0.clientsPerRoute = 2 }
         defer { server.finish() }
         let streams = try (0..<2).map { _ in try RawHTTPClient(port: server.port) }
-        for s in streams { s.send("GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n") }
-        for _ in 0..<100 where server.hubCounts.stream < 2 { usleep(10_000) }
-        #expect(try RawHTTPClient.get("/stream.mjpg", port: server.port).status == 503)
+        for s in streams { await s.send("GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for _ in 0..<100 where server.hubCounts.stream < 2 { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(try await RawHTTPClient.get("/stream.mjpg", port: server.port).status == 503)
         let sockets = try (0..<2).map { _ in try RawHTTPClient(port: server.port) }
         for s in sockets {
-            s.send(Self.upgrade)
-            #expect(s.readHead().status == 101)
+            await s.send(Self.upgrade)
+            #expect(await s.readHead().status == 101)
         }
-        for _ in 0..<100 where server.hubCounts.anchors < 2 { usleep(10_000) }
+        for _ in 0..<100 where server.hubCounts.anchors < 2 { try await Task.sleep(nanoseconds: 10_000_000) }
         // An upgrade over the limit is refused with 503 too, before any WebSocket is opened.
         let third = try RawHTTPClient(port: server.port)
-        third.send(Self.upgrade)
-        let (status, head, _) = third.readHead()
+        await third.send(Self.upgrade)
+        let (status, head, _) = await third.readHead()
         #expect(status == 503)
         #expect(head.lowercased().contains("retry-after: 5"))
-        #expect(third.isClosedByPeer())
+        #expect(await third.isClosedByPeer())
         // The clients admitted keep their streams.
         #expect(server.hubCounts.anchors == 2)
         // A plain request for the full route gets 503.
-        #expect(try RawHTTPClient.get("/anchors", port: server.port).status == 503)
+        #expect(try await RawHTTPClient.get("/anchors", port: server.port).status == 503)
         // Other routes are not limited.
-        #expect(try RawHTTPClient.get("/metrics.json", port: server.port).status == 200)
+        #expect(try await RawHTTPClient.get("/metrics.json", port: server.port).status == 200)
     }
 
-    @Test func nothingButTheRoutesIsServed() throws {
+    @Test func nothingButTheRoutesIsServed() async throws {
         let server = try Self.server()
         defer { server.finish() }
         let hostile = ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd", "//etc/passwd",
                        "/stream.mjpg/../../../etc/passwd", "/%2e%2e%5c%2e%2e%5cetc%5cpasswd", "/index.html",
                        "/.%00./etc/passwd", "/Package.swift", "/metrics.json/..%2f..%2fetc%2fpasswd"]
         for path in hostile {
-            let (status, _, body) = try RawHTTPClient.get(path, port: server.port)
+            let (status, _, body) = try await RawHTTPClient.get(path, port: server.port)
             #expect(status == 404 || status == 400, "\(path) gave \(status)")
             #expect(!body.contains("root:"))
         }
-        #expect(try RawHTTPClient.get("/anchors", port: server.port).status == 426)
+        #expect(try await RawHTTPClient.get("/anchors", port: server.port).status == 426)
         let post = try RawHTTPClient(port: server.port)
-        post.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
-        #expect(post.readHead().status != 200)
+        await post.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
+        #expect(await post.readHead().status != 200)
     }
 
-    @Test func malformedAndOversizedRequestsAreRefusedAndTheServerGoesOn() throws {
+    @Test func malformedAndOversizedRequestsAreRefusedAndTheServerGoesOn() async throws {
         let server = try Self.server()
         defer { server.finish() }
         let garbage = try RawHTTPClient(port: server.port)
-        garbage.send("\u{01}\u{02}NOT HTTP AT ALL\r\n\r\n")
-        #expect(garbage.readHead().status == 400)
-        #expect(garbage.isClosedByPeer())
+        await garbage.send("\u{01}\u{02}NOT HTTP AT ALL\r\n\r\n")
+        #expect(await garbage.readHead().status == 400)
+        #expect(await garbage.isClosedByPeer())
         let huge = try RawHTTPClient(port: server.port)
-        huge.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 100_000) + "\r\n\r\n")
-        #expect(huge.readHead().status == 431)
-        let longPath = try RawHTTPClient.get("/" + String(repeating: "a", count: 20_000), port: server.port)
+        await huge.send("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 100_000) + "\r\n\r\n")
+        #expect(await huge.readHead().status == 431)
+        let longPath = try await RawHTTPClient.get("/" + String(repeating: "a", count: 20_000), port: server.port)
         #expect(longPath.status == 431 || longPath.status == 414)
-        #expect(try RawHTTPClient.get("/", port: server.port).status == 200)
+        #expect(try await RawHTTPClient.get("/", port: server.port).status == 200)
     }
 
-    @Test func aRequestHeadThatNeverCompletesIsClosed() throws {
+    @Test func aRequestHeadThatNeverCompletesIsClosed() async throws {
         let server = try Self.server { $0.headSeconds = 1 }
         defer { server.finish() }
         let slow = try RawHTTPClient(port: server.port)
-        slow.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        await slow.send("GET / HTTP/1.1\r\nHost: x\r\n")
         let started = Date()
-        #expect(slow.isClosedByPeer())
+        #expect(await slow.isClosedByPeer())
         #expect(Date().timeIntervalSince(started) < 3)
     }
 
-    @Test func aClientThatStopsReadingIsDroppedAndItsSlotFreed() throws {
+    @Test func aClientThatStopsReadingIsDroppedAndItsSlotFreed() async throws {
         let server = try Self.server {
             $0.clientsPerRoute = 1
             $0.stallSeconds = 1
@@ -196,15 +196,15 @@ import Testing
         }
         defer { server.finish() }
         let stalled = try RawHTTPClient(port: server.port, receiveBuffer: 4096)
-        stalled.send("GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
-        for _ in 0..<100 where !server.wantsImage { usleep(10_000) }
+        await stalled.send("GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in 0..<100 where !server.wantsImage { try await Task.sleep(nanoseconds: 10_000_000) }
         let image = try Self.noise(width: 640, height: 480)
-        #expect(try RawHTTPClient.get("/stream.mjpg", port: server.port).status == 503)
+        #expect(try await RawHTTPClient.get("/stream.mjpg", port: server.port).status == 503)
         // Large frames until the socket's buffers are full and the stall is noticed.
         var freed = false
         for i in 0..<400 {
             server.publish(Self.frame(i, image: image))
-            usleep(20_000)
+            try await Task.sleep(nanoseconds: 20_000_000)
             if server.hubCounts.stream == 0 {
                 freed = true
                 break

@@ -14,11 +14,6 @@ final class RawHTTPClient {
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        // Long: inside the whole suite, CPU-bound tests that block Swift's two cooperative threads
-        // delay the server's async handling by seconds (the suite alone answers in milliseconds).
-        // Only a server that never answers waits it out.
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -34,23 +29,25 @@ final class RawHTTPClient {
 
     deinit { close(fd) }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    func send(_ text: String) async { await send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    func send(_ bytes: [UInt8]) async {
         var offset = 0
+        let deadline = Date().addingTimeInterval(Self.timeout)
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { return }
-            offset += n
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if n > 0 { offset += n; continue }
+            guard n < 0, errno == EAGAIN || errno == EWOULDBLOCK, Date() < deadline else { return }
+            await Self.pause()
         }
     }
 
-    /// Reads until `count` bytes, the peer closes, or the 30 s timeout.
-    func read(atLeast count: Int) -> [UInt8] {
+    /// Reads until `count` bytes, the peer closes, or the timeout.
+    func read(atLeast count: Int) async -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while out.count < count {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = await receive(into: &chunk)
             if n <= 0 { break }
             out += chunk[0..<n]
         }
@@ -58,7 +55,7 @@ final class RawHTTPClient {
     }
 
     /// Reads until the response head is complete (or the connection ends).
-    func readHead() -> (status: Int, head: String, rest: [UInt8]) {
+    func readHead() async -> (status: Int, head: String, rest: [UInt8]) {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -67,21 +64,42 @@ final class RawHTTPClient {
                 let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
                 return (status, head, Array(out[(end + 4)...]))
             }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = await receive(into: &chunk)
             if n <= 0 { return (0, String(decoding: out, as: UTF8.self), []) }
             out += chunk[0..<n]
         }
     }
 
     /// Whether the server has closed the connection (a read returns end of file).
-    func isClosedByPeer() -> Bool {
+    func isClosedByPeer() async -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = await receive(into: &chunk)
             if n == 0 { return true }
-            if n < 0 { return errno == ECONNRESET }
+            if n < 0 { return receiveError == ECONNRESET }
         }
     }
+
+    /// Longest wait for the server, seconds.
+    static let timeout = 30.0
+    private var receiveError: Int32 = 0
+
+    /// One recv that waits by suspending, not blocking: a test blocked in recv holds one of
+    /// Swift's cooperative threads, and inside the whole suite (the others busy with CPU-bound
+    /// tests) the server's async handling then waited for it until its idle timeout closed the
+    /// connection. Returns the byte count, 0 at end of file, -1 on an error or the timeout.
+    private func receive(into chunk: inout [UInt8]) async -> Int {
+        let deadline = Date().addingTimeInterval(Self.timeout)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n >= 0 { return n }
+            receiveError = errno
+            guard receiveError == EAGAIN || receiveError == EWOULDBLOCK, Date() < deadline else { return -1 }
+            await Self.pause()
+        }
+    }
+
+    private static func pause() async { try? await Task.sleep(nanoseconds: 2_000_000) }
 
     static func headEnd(_ b: [UInt8]) -> Int? {
         guard b.count >= 4 else { return nil }
@@ -90,11 +108,11 @@ final class RawHTTPClient {
     }
 
     /// A full GET: status and body (the server closes or sends Content-Length).
-    static func get(_ path: String, port: Int) throws -> (status: Int, head: String, body: String) {
+    static func get(_ path: String, port: Int) async throws -> (status: Int, head: String, body: String) {
         let c = try RawHTTPClient(port: port)
-        c.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        let (status, head, rest) = c.readHead()
-        let body = rest + c.read(atLeast: Int.max)
+        await c.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        let (status, head, rest) = await c.readHead()
+        let body = rest + (await c.read(atLeast: Int.max))
         return (status, head, String(decoding: body, as: UTF8.self))
     }
 }
