@@ -50,12 +50,10 @@ struct Run: ParsableCommand {
     }
 
     func parsedSize() throws -> Size {
-        let parts = size.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), (16...8192).contains(w),
-              (16...8192).contains(h) else {
+        guard let parsed = FrameSizeText.parse(size, sides: 16...8192) else {
             throw ValidationError("--size must look like 640x480 (16 to 8192 each side)")
         }
-        return Size(width: w, height: h)
+        return parsed
     }
 
     func run() throws {

@@ -19,11 +19,7 @@ struct MakeSample: ParsableCommand {
     var size: String = "640x480"
 
     /// `size` as numbers, nil when it is not WxH with sides from 160 to 8192.
-    private var parsedSize: Size? {
-        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts.allSatisfy({ $0 >= 160 && $0 <= 8192 }) else { return nil }
-        return Size(width: parts[0], height: parts[1])
-    }
+    private var parsedSize: Size? { FrameSizeText.parse(size, sides: 160...8192) }
 
     func validate() throws {
         if frames < 1 || frames > 100_000 { throw ValidationError("--frames must be between 1 and 100000") }

@@ -113,10 +113,11 @@ public final class CardTracker {
             recognitionMilliseconds += result.milliseconds
             var late: [CatchUp.Card] = []
             for detection in result.output where !isTracked(detection.cardIndex) {
-                if result.frameIndex < frameIndex, trail?.entry(at: result.frameIndex) != nil {
-                    late.append(CatchUp.Card(cardIndex: detection.cardIndex, homography: detection.homography))
+                if result.frameIndex == frameIndex {
+                    try takeCard(detection.cardIndex, homography: detection.homography, gray: gray, inliers: detection.inliers)
                 } else {
-                    try take(detection, foundOn: result.frameIndex, now: frameIndex, gray: gray)
+                    // Live results are late; the trail holds every frame since theirs.
+                    late.append(CatchUp.Card(cardIndex: detection.cardIndex, homography: detection.homography))
                 }
             }
             if let from = trail?.entry(at: result.frameIndex), !late.isEmpty {
@@ -296,19 +297,6 @@ public final class CardTracker {
             catchUps[i].cards = []
         }
         catchUps.removeAll { $0.cards.isEmpty }
-    }
-
-    private func take(_ d: CardDetection, foundOn frame: Int, now: Int, gray: Image) throws {
-        let card = cards.cards[d.cardIndex]
-        var current = d.homography
-        if frame < now {
-            // No trail to follow (inline work that landed late): the reference aligned with this
-            // frame from where the card was, which finds a card held still however late.
-            guard let aligned = try? refine(card: card, homography: d.homography, in: gray, levels: 3, largestCorrection: 48),
-                  shows(card, at: aligned, in: gray) else { return }
-            current = aligned
-        }
-        try takeCard(d.cardIndex, homography: current, gray: gray, inliers: d.inliers)
     }
 
     /// A recognised card at `homography` in this frame: aligned with its reference, then a new
