@@ -28,6 +28,15 @@ struct PipelineAssembly {
     var plan = OutputPlan()
     /// OSC receivers and the live server (`--osc`, `--serve`).
     var network: NetworkOptions? = nil
+    /// Whether anything shows or keeps the rendered frames. `process --anchors FILE` alone has
+    /// nobody to see masks and effects, so it does not draw them (anchors never depend on drawing).
+    var framesAreSeen = true
+    /// Models loaded once for many runs (a batch); nil loads them for this run.
+    var models: SharedModels? = nil
+    /// The frame-by-frame progress line (a batch draws its own).
+    var showsProgress = true
+    /// More sinks (a batch's tally of what was anchored).
+    var extraSinks: [FrameSink] = []
 
     func intrinsics() throws -> Intrinsics {
         if let path = faces.calibration {
@@ -47,7 +56,7 @@ struct PipelineAssembly {
         var stages: [FrameStage] = [GrayConversionStage(longestSide: run.analysisLongestSide)]
         var cardSet: CardSet?
         if let folder = try cards.folder() {
-            cardSet = try CardSet(folder: folder)
+            cardSet = try models?.cardSet(folder: folder) ?? CardSet(folder: folder)
         } else if !cards.noCards {
             logger.notice("cards: no Samples/cards/cards.json here; looking for faces only (use --cards DIR)")
         }
@@ -60,7 +69,7 @@ struct PipelineAssembly {
                 detector = try CascadeFaceDetector(path: FaceModelFiles.cascadeFolder + "/" + file)
             case .none: fatalError("unreachable")
             }
-            let predictor = try LandmarkPredictor()
+            let predictor = try models?.landmarkPredictor() ?? LandmarkPredictor()
             var options = FaceTracker.Options()
             // The default smallest face is one the detector finds at the analysis size without
             // enlarging it; a smaller one asked for is searched on an enlarged copy, at its cost.
@@ -82,7 +91,7 @@ struct PipelineAssembly {
                        CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection)]
         }
         if faces.detector != .none || cardSet != nil { stages.append(PoseStage(intrinsics: intrinsics, cards: cardSet)) }
-        if !run.noRender {
+        if !run.noRender && framesAreSeen {
             let library = faces.detector == .none ? nil : try MaskLibrary()
             let effects = try cardSet.map { try CardEffects(intrinsics: intrinsics, cards: $0) }
             let choice: RenderStage.MaskChoice = run.mask == .byFace ? .byFace : .all(MaskKind(rawValue: run.mask.rawValue)!)
@@ -112,7 +121,8 @@ struct PipelineAssembly {
         try plan.check()
     }
 
-    func execute() throws {
+    @discardableResult
+    func execute() throws -> Pipeline.Summary {
         try checkedPlan()
         // The slow part (models, card features) before any output is created, so that a run
         // stopped during it leaves every file as it was.
@@ -157,6 +167,7 @@ struct PipelineAssembly {
             throw error
         }
         if let feed { sinks.append(feed) }
+        sinks += extraSinks
         let recorder = live != nil ? BenchRecorder() : nil
         if let recorder { sinks.insert(recorder, at: 0) }
         let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, metrics: metrics,
@@ -181,7 +192,8 @@ struct PipelineAssembly {
         }
         // A looping source has no end of its own: --frames is then the whole run.
         let expected = source.expectedFrameCount.map { looping ? nil : $0 } ?? nil
-        let progress = ProgressLine(expected: run.frames.map { looping ? $0 : min($0, expected ?? $0) } ?? expected)
+        let progress = ProgressLine(expected: run.frames.map { looping ? $0 : min($0, expected ?? $0) } ?? expected,
+                                    enabled: showsProgress)
         pipeline.onFrame = { m in
             progress.update(frame: m.frame)
             overlay?.record(m)
@@ -197,7 +209,7 @@ struct PipelineAssembly {
             if case SinkError.readerClosed = error.underlying {
                 // `--anchors - | head`: the reader has what it wanted; not a failure.
                 logger.notice("the reader of standard output closed it; stopped after \(error.summary.framesProcessed) frames, other outputs finalized")
-                return
+                return error.summary
             }
             logger.notice("stopped after \(error.summary.framesProcessed) frames; outputs written so far are closed")
             throw error
@@ -214,7 +226,7 @@ struct PipelineAssembly {
             report += "; \(images.skippedImages.count) image\(images.skippedImages.count == 1 ? "" : "s") skipped"
             if images.skippedImages.count > 5 { report += " (-v names them all)" }
         }
-        logger.notice("\(report)")
+        logger.notice("\(showsProgress ? "" : "\(source.name): ")\(report)")
         if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted, !(source is ImageSource),
            summary.framesProcessed + summary.framesDropped < expected - 1 {
             logger.warning("\(source.name): the container announced \(expected) frames but only \(summary.framesProcessed + summary.framesDropped) could be decoded (truncated or corrupt file)")
@@ -234,6 +246,7 @@ struct PipelineAssembly {
             logger.notice("stopped by \(ExitCodeInterrupted.signalName); outputs finalized")
             throw ExitCodeInterrupted()
         }
+        return summary
     }
 }
 
@@ -262,12 +275,15 @@ final class ProgressLine {
     private var frames = 0
     private let interactive = isatty(2) != 0
     private var drewAny = false
+    private let enabled: Bool
 
-    init(expected: Int?) {
+    init(expected: Int?, enabled: Bool = true) {
         self.expected = expected
+        self.enabled = enabled
     }
 
     func update(frame: Int) {
+        guard enabled else { return }
         frames = frame + 1
         let now = SystemClock().nanoseconds()
         let interval: UInt64 = interactive ? 250_000_000 : 5_000_000_000

@@ -3,6 +3,7 @@ import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
+import Logging
 
 struct Process: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,8 +15,17 @@ struct Process: ParsableCommand {
             """
     )
 
-    @Argument(help: "A video file (anything FFmpeg reads), an image, or a folder of images.")
-    var input: String = "Samples/sample.mp4"
+    @Argument(help: ArgumentHelp("A video file (anything FFmpeg reads), an image, or a folder of images; several videos, a folder of videos or @LIST (a file of paths, one a line) process as a batch into --output-dir.", valueName: "input"))
+    var inputs: [String] = []
+
+    /// The single input (the project's sample when none is given).
+    private var input: String { inputs.first ?? "Samples/sample.mp4" }
+
+    /// Several inputs, a folder of videos, a list or an output folder: one run per video.
+    private var isBatch: Bool {
+        batch.outputDir != nil || inputs.count > 1 || inputs.contains { $0.hasPrefix("@") }
+            || (inputs.count == 1 && BatchInputs.isFolderOfVideos(inputs[0]))
+    }
 
     @Flag(help: "Pace frames like a live camera and drop late ones.")
     var realtime = false
@@ -48,8 +58,24 @@ struct Process: ParsableCommand {
     @OptionGroup var outputs: OutputOptions
     @OptionGroup var options: RunOptions
     @OptionGroup var network: NetworkOptions
+    @OptionGroup(title: "Batch") var batch: BatchOptions
 
     func validate() throws {
+        if isBatch {
+            guard batch.outputDir != nil else {
+                throw ValidationError("several inputs, a folder of videos or @LIST need --output-dir DIR (each input's outputs go there as NAME.anchors.jsonl, ...)")
+            }
+            let single: [(Bool, String)] = [
+                (outputs.output != nil, "-o/--output"), (outputs.anchors != nil, "--anchors"), (outputs.metrics != nil, "--metrics"),
+                (!outputs.snapshotAt.isEmpty, "--snapshot-at"), (realtime, "--realtime"), (loop, "--loop"), (preview, "--preview"),
+                (report != nil, "--report"), (!network.isEmpty, "--osc/--serve"), (overlay, "--overlay"),
+            ]
+            if let (_, name) = single.first(where: { $0.0 }) {
+                throw ValidationError("\(name) is for one input; a batch writes per input into --output-dir (choose with --write anchors,metrics,mp4)")
+            }
+        } else if batch.anyGiven {
+            throw ValidationError("--write, --jobs, --force and --shard are batch options: give --output-dir DIR")
+        }
         if !(imageRate > 0 && imageRate <= 1000) { throw ValidationError("--image-rate must be more than 0 and at most 1000") }
         if !(1...10_000).contains(repeatCount) { throw ValidationError("--repeat must be between 1 and 10000") }
         if !(16...65_536).contains(maxFrameSide) { throw ValidationError("--max-frame-side must be between 16 and 65536") }
@@ -63,6 +89,7 @@ struct Process: ParsableCommand {
         // everything untouched when no output was created yet.
         cb_install_stop_handlers()
         let logger = options.configureProcess()
+        if isBatch { return try runBatch(logger: logger) }
         do {
             let (source, inputFiles) = try openSource()
             if let images = source as? ImageSource {
@@ -80,9 +107,35 @@ struct Process: ParsableCommand {
             assembly.plan = inputFiles
             assembly.looping = loop
             assembly.network = network
+            assembly.framesAreSeen = outputs.output != nil || preview || overlay || !outputs.snapshotAt.isEmpty
+                || network.serve != nil
             try assembly.execute()
         } catch let stop as ExitCodeInterrupted {
             throw stop.exitCode
+        } catch {
+            exitWithOneLine(error)
+        }
+    }
+
+    private func runBatch(logger: Logger) throws {
+        do {
+            var all = try BatchInputs.gather(inputs)
+            let selection = try batch.selection()
+            if let selection { all = selection.select(all) }
+            if all.isEmpty {
+                if let selection {
+                    logger.notice("shard \(selection): no inputs fall to this shard (fewer inputs than shards); nothing to do")
+                    return
+                }
+                throw BatchInputError.none
+            }
+            let run = BatchRun(inputs: all, folder: batch.outputDir!, kinds: try batch.kinds(), jobs: batch.jobs,
+                               force: batch.force, shard: selection, run: options, faces: faces, cards: cards,
+                               maximumSide: maxFrameSide, logger: logger)
+            logger.notice("batch: \(all.count) input\(all.count == 1 ? "" : "s")\(selection.map { " (shard \($0))" } ?? "") into \(run.folder), \(batch.jobs) at a time")
+            try run.execute()
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             exitWithOneLine(error)
         }

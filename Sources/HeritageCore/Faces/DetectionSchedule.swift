@@ -11,11 +11,16 @@ public struct DetectionSchedule: Sendable {
         public var refreshInterval = 15
         /// Frames between re-detections around each track.
         public var verifyInterval = 10
+        /// Frames between full searches while faces are tracked and the frame away from them has
+        /// not changed since the last search (a new face would have changed it).
+        public var quietRefreshInterval = 45
 
-        public init(searchInterval: Int = 2, refreshInterval: Int = 15, verifyInterval: Int = 10) {
+        public init(searchInterval: Int = 2, refreshInterval: Int = 15, verifyInterval: Int = 10,
+                    quietRefreshInterval: Int = 45) {
             self.searchInterval = searchInterval
             self.refreshInterval = refreshInterval
             self.verifyInterval = verifyInterval
+            self.quietRefreshInterval = quietRefreshInterval
         }
     }
 
@@ -29,8 +34,13 @@ public struct DetectionSchedule: Sendable {
     }
 
     /// Whether a full-frame search is due at `frame` given how many faces are tracked.
-    public mutating func searchDue(at frame: Int, trackedFaces: Int) -> Bool {
-        let interval = trackedFaces == 0 ? options.searchInterval : options.refreshInterval
+    /// `sceneChanged` is asked only when a refresh is due: false stretches it to the quiet interval.
+    public mutating func searchDue(at frame: Int, trackedFaces: Int, sceneChanged: () -> Bool = { true }) -> Bool {
+        var interval = trackedFaces == 0 ? options.searchInterval : options.refreshInterval
+        if trackedFaces > 0, !searchRequested, let last = lastSearch, frame - last >= interval,
+           frame - last < options.quietRefreshInterval, !sceneChanged() {
+            interval = options.quietRefreshInterval
+        }
         if searchRequested {
             searchRequested = false
             lastSearch = frame

@@ -124,3 +124,20 @@ public final class Image: @unchecked Sendable {
         return m
     }
 }
+
+extension Image {
+    /// The samples of a small 8-bit image, row by row without padding (thumbnails; frames stay native).
+    public func samples() -> [UInt8] {
+        guard is8Bit, !isEmpty else { return [] }
+        let rowBytes = width * channels
+        let step = cb_image_step(raw)
+        guard let base = cb_image_data(raw) else { return [] }
+        var out = [UInt8](repeating: 0, count: rowBytes * height)
+        out.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                (dst.baseAddress! + y * rowBytes).update(from: base + y * step, count: rowBytes)
+            }
+        }
+        return out
+    }
+}

@@ -1,6 +1,6 @@
 import HeritageCore
 
-/// "card_detect": hands a due recognition to the worker (inline in `process`, where its cost
+/// "card_detect" (reads the gray frame and the faces found in it): hands a due recognition to the worker (inline in `process`, where its cost
 /// shows here; in the background live, where this only copies the gray frame).
 public final class CardRecognitionStage: FrameStage {
     public let name = "card_detect"
@@ -11,7 +11,9 @@ public final class CardRecognitionStage: FrameStage {
     }
 
     public func process(_ work: inout FrameWork) throws {
-        try tracker.scheduleRecognition(on: work.gray, frameIndex: work.frame.index)
+        // Faces moving explain the change where they are; a new card is looked for elsewhere.
+        let faces = work.anchors.faces.map { RegionChangeMeter.regionMovingWith(face: $0.boundingBox.scaled(by: work.analysisScale)) }
+        try tracker.scheduleRecognition(on: work.gray, frameIndex: work.frame.index, busy: faces)
     }
 }
 

@@ -17,6 +17,15 @@ public final class CardTracker {
         public var searchInterval = 3
         /// Frames between recognitions while cards are tracked (new cards, drift correction).
         public var refreshInterval = 10
+        /// Inline (`process`), after the first `warmUpFrames`: while the frame away from tracked
+        /// faces and cards has not changed since the last recognition (fewer than
+        /// `changedCellsForSearch` cells of a `RegionChangeMeter`), recognition waits up to these
+        /// intervals instead. A card that comes into view changes the cells it covers, so it is
+        /// still looked for within `searchInterval`; a still scene is not searched again and again.
+        public var quietSearchInterval = 45
+        public var quietRefreshInterval = 30
+        public var changedCellsForSearch = 6
+        public var warmUpFrames = 15
         /// Failed flow updates in a row that lose a card.
         public var maximumMisses = 2
         /// Correlation below which a tracked card is taken to have slid off the card.
@@ -52,6 +61,10 @@ public final class CardTracker {
     private let quad = CardQuad()
     private var tracks: [Track] = []
     private var lastSearch: Int?
+    /// Inline only: what changed since the last recognition (nil live, where the idle time decides).
+    private let changeMeter: RegionChangeMeter?
+    /// A card was just lost: look again at once, whatever the meter says.
+    private var searchRequested = false
     private var previousGray: Image?
     private var spareGray = Image()
     private let scratch = Image()
@@ -77,15 +90,29 @@ public final class CardTracker {
         }
         // Inline, a recognition lands on its own frame; live, frames late (seconds on a slow core).
         trail = background ? CardTrail() : nil
+        changeMeter = background ? nil : RegionChangeMeter()
     }
 
-    /// Hands a recognition to the worker when one is due.
-    public func scheduleRecognition(on gray: Image, frameIndex: Int) throws {
+    /// Hands a recognition to the worker when one is due. `busy`: regions (gray pixels) whose
+    /// change is explained by something else tracked there (faces).
+    public func scheduleRecognition(on gray: Image, frameIndex: Int, busy: [Rect] = []) throws {
         let interval = tracks.isEmpty ? options.searchInterval : options.refreshInterval
         if let last = lastSearch, frameIndex - last < interval { return }
         // Cards still catching up are what a new recognition would find; a result not yet taken
         // in needs the trail as it is.
         guard catchUps.isEmpty, !awaitingRecognition, !worker.isBusy else { return }
+        if let changeMeter {
+            try changeMeter.observe(gray)
+            let explained = busy + trackedRegions()
+            if let last = lastSearch, !searchRequested, frameIndex >= options.warmUpFrames {
+                let quiet = tracks.isEmpty ? options.quietSearchInterval : options.quietRefreshInterval
+                let changed = changeMeter.changedCells(busy: explained)
+                logger.trace("frame \(frameIndex): \(changed) cells changed since recognition at \(last)")
+                if frameIndex - last < quiet && changed < options.changedCellsForSearch { return }
+            }
+            changeMeter.markReference(busy: explained)
+            searchRequested = false
+        }
         lastSearch = frameIndex
         try worker.submit((), on: gray, frameIndex: frameIndex)
         if let trail {
@@ -126,7 +153,9 @@ public final class CardTracker {
         }
         try catchUp(to: frameIndex, gray: gray)
         if let trail, !awaitingRecognition, catchUps.isEmpty, !trail.isEmpty { trail.clear() }
+        let before = tracks.count
         tracks.removeAll { $0.misses > options.maximumMisses }
+        if tracks.count < before { searchRequested = true }
         var anchors: [CardAnchor] = []
         for i in tracks.indices where tracks[i].visible {
             let card = cards.cards[tracks[i].cardIndex]
@@ -267,6 +296,11 @@ public final class CardTracker {
 
     /// A card tracked in this frame has just been aligned with its reference and checked: a
     /// recognition would only repeat that, at the price of two more flow passes.
+    /// Where the tracked cards are (gray pixels).
+    private func trackedRegions() -> [Rect] {
+        tracks.map { Rect(bounding: cards.cards[$0.cardIndex].corners.map($0.homography.apply)) }
+    }
+
     private func isTracked(_ cardIndex: Int) -> Bool {
         tracks.contains { $0.cardIndex == cardIndex && $0.visible }
     }

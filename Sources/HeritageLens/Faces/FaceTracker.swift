@@ -105,6 +105,8 @@ public final class FaceTracker {
     private let predictor: LandmarkPredictor
     private let appearance: FaceAppearanceCheck
     private let sceneChange = SceneChangeMeter()
+    /// Inline only: whether anything changed away from the tracked faces since the last search.
+    private let changeMeter: RegionChangeMeter?
     /// Frame index of the last cut: detections made on frames before it show another scene.
     private var lastCut = Int.min
     private var cutNow = false
@@ -153,6 +155,7 @@ public final class FaceTracker {
         self.options = options
         plausibility = LandmarkPlausibility(options: options.plausibility)
         schedule = DetectionSchedule(options: options.schedule)
+        changeMeter = background ? nil : RegionChangeMeter()
     }
 
     /// Ids of the tracks in progress (confirmed or not).
@@ -170,7 +173,13 @@ public final class FaceTracker {
         // (a search asked for after a cut must not be skipped for a whole refresh interval).
         guard !worker.isBusy else { return }
         var jobs: [FaceDetectionJob] = []
-        if schedule.searchDue(at: frameIndex, trackedFaces: tracks.count) { jobs.append(.search) }
+        try changeMeter?.observe(gray)
+        let trackBoxes = tracks.map { RegionChangeMeter.regionMovingWith(face: $0.frame.detectorBox) }
+        let changed = { [changeMeter] in (changeMeter?.changedCells(busy: trackBoxes) ?? Int.max) >= 6 }
+        if schedule.searchDue(at: frameIndex, trackedFaces: tracks.count, sceneChanged: changed) {
+            jobs.append(.search)
+            changeMeter?.markReference(busy: trackBoxes)
+        }
         for id in schedule.verificationsDue(at: frameIndex, trackIDs: tracks.map(\.id)) {
             guard let t = tracks.first(where: { $0.id == id }) else { continue }
             let box = t.frame.detectorBox

@@ -1,0 +1,103 @@
+import Foundation
+
+/// One video of a batch and the name its outputs take (`NAME.anchors.jsonl`, ...).
+public struct BatchInput: Hashable, Sendable {
+    public let path: String
+    /// The file name without its extension.
+    public var name: String { ((path as NSString).lastPathComponent as NSString).deletingPathExtension }
+
+    public init(path: String) {
+        self.path = path
+    }
+}
+
+/// Why the inputs of a batch could not be gathered: one line naming the file and what to do.
+public enum BatchInputError: Error, Equatable, CustomStringConvertible {
+    case missing(String)
+    case unreadableList(String)
+    case emptyFolder(String)
+    case mixedFolder(String)
+    case sameName(String, String, name: String)
+    case none
+
+    public var description: String {
+        switch self {
+        case .missing(let path): return "\(path): no such file or folder; check the path"
+        case .unreadableList(let path): return "\(path): cannot read the list file (one video path a line)"
+        case .emptyFolder(let path): return "\(path): the folder holds no video files (\(BatchInputs.videoExtensions.sorted().joined(separator: ", ")))"
+        case .mixedFolder(let path):
+            return "\(path): the folder holds both videos and images; pass the videos (\(path)/*.mp4) or the images' folder on its own"
+        case .sameName(let a, let b, let name):
+            return "\(a) and \(b) would both write \(name).*; rename one or process them with different --output-dir"
+        case .none: return "no inputs left to process (an empty list, or a shard with no inputs); check the arguments"
+        }
+    }
+}
+
+/// The videos a batch processes: files as given, folders to the videos directly inside them,
+/// `@FILE` to the paths listed in FILE (one a line; blank lines and lines starting with # skipped,
+/// relative paths from the list's folder). Sorted by path, so every shard of a split agrees on
+/// the order whatever order the arguments came in.
+public enum BatchInputs {
+    public static let videoExtensions: Set<String> = ["mp4", "mkv", "mov", "avi", "webm", "m4v", "mpg", "mpeg", "ts", "wmv", "flv"]
+    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pgm", "ppm"]
+
+    /// Whether `path` is a folder holding video files (a batch), rather than a folder of images
+    /// (one image sequence).
+    public static func isFolderOfVideos(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
+        return names.contains { videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+    }
+
+    public static func gather(_ arguments: [String]) throws(BatchInputError) -> [BatchInput] {
+        var paths: [String] = []
+        for argument in arguments {
+            if argument.hasPrefix("@") {
+                paths += try listed(in: String(argument.dropFirst()))
+            } else {
+                paths += try expanded(argument)
+            }
+        }
+        let inputs = Array(Set(paths.map(standardized))).sorted().map(BatchInput.init(path:))
+        var byName: [String: BatchInput] = [:]
+        for input in inputs {
+            if let other = byName[input.name] { throw .sameName(other.path, input.path, name: input.name) }
+            byName[input.name] = input
+        }
+        return inputs
+    }
+
+    private static func expanded(_ path: String) throws(BatchInputError) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path) }
+        guard isDirectory.boolValue else { return [path] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let videos = names.filter { videoExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+        if videos.isEmpty { throw .emptyFolder(path) }
+        if names.contains(where: { imageExtensions.contains(($0 as NSString).pathExtension.lowercased()) }) {
+            throw .mixedFolder(path)
+        }
+        return videos.map { (path as NSString).appendingPathComponent($0) }
+    }
+
+    private static func listed(in list: String) throws(BatchInputError) -> [String] {
+        guard let data = FileManager.default.contents(atPath: list) else { throw .unreadableList(list) }
+        let base = (list as NSString).deletingLastPathComponent
+        var paths: [String] = []
+        for raw in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let path = line.hasPrefix("/") || base.isEmpty ? line : (base as NSString).appendingPathComponent(line)
+            paths += try expanded(path)
+        }
+        return paths
+    }
+
+    /// `./a/../b.mp4` and `b.mp4` are one input.
+    private static func standardized(_ path: String) -> String {
+        let s = (path as NSString).standardizingPath
+        return s.isEmpty ? path : s
+    }
+}

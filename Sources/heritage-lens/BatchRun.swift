@@ -1,0 +1,243 @@
+import ArgumentParser
+import CBridge
+import Foundation
+import HeritageCore
+import HeritageLens
+import Logging
+import Synchronization
+
+/// Many videos through `process`, each to its own outputs in one folder: published atomically,
+/// skipped when already complete (an interrupted batch resumes), a failure reported and the
+/// batch going on, one summary line per input, one progress line for all.
+struct BatchRun {
+    let inputs: [BatchInput]
+    let folder: String
+    let kinds: [BatchOutputKind]
+    let jobs: Int
+    let force: Bool
+    let shard: ShardSelection?
+    let run: RunOptions
+    let faces: FaceOptions
+    let cards: CardOptions
+    let maximumSide: Int
+    let logger: Logger
+
+    var summaryPath: String {
+        let file = shard.map { "summary.shard-\($0.index)-of-\($0.count).jsonl" } ?? "summary.jsonl"
+        return (folder as NSString).appendingPathComponent(file)
+    }
+
+    /// Checks every input against every output before anything is written: no output may be an
+    /// input (a folder processed into itself with --write mp4 would otherwise replace its videos).
+    func checkPlan() throws {
+        var plan = OutputPlan()
+        plan.outputFolder("--output-dir", folder)
+        for input in inputs { plan.input("INPUT", input.path) }
+        for input in inputs {
+            let outputs = BatchOutputs(folder: folder, name: input.name, kinds: kinds)
+            for kind in kinds {
+                plan.output("--output-dir", outputs.finalPath(kind))
+                plan.output("--output-dir", outputs.temporaryPath(kind))
+            }
+        }
+        plan.output("--output-dir", summaryPath)
+        try plan.check()
+    }
+
+    /// Runs the batch; the exit status says whether every input succeeded.
+    func execute() throws {
+        try checkPlan()
+        let summary = try SummaryWriter(path: summaryPath)
+        let progress = BatchProgress(total: inputs.count)
+        let queue = Mutex(inputs[...])
+        let models = SharedModels()
+        let records = Mutex([BatchRecord]())
+        let worker: @Sendable () -> Void = { [self] in
+            while cb_stop_requested() == 0, let input = queue.withLock({ $0.popFirst() }) {
+                let record = process(input, models: models, progress: progress)
+                records.withLock { $0.append(record) }
+                progress.finished(record)
+                do { try summary.append(record) } catch {
+                    logger.error("\(error)")
+                    cb_request_stop()
+                }
+            }
+        }
+        if jobs == 1 {
+            worker()
+        } else {
+            DispatchQueue.concurrentPerform(iterations: min(jobs, inputs.count)) { _ in worker() }
+        }
+        progress.finish()
+        try summary.close()
+        let all = records.withLock { $0 }
+        let failed = all.filter { $0.status == .failed }
+        let done = all.filter { $0.status == .done }.count
+        let skipped = all.filter { $0.status == .skipped }.count
+        var line = "batch: \(done) done, \(skipped) skipped (already complete), \(failed.count) failed of \(inputs.count)"
+        if let shard { line += " in shard \(shard)" }
+        logger.notice("\(line); summary: \(summaryPath)")
+        if cb_stop_requested() != 0 {
+            let left = inputs.count - all.filter { $0.status != .interrupted }.count
+            logger.notice("stopped by \(ExitCodeInterrupted.signalName): \(left) input\(left == 1 ? "" : "s") left unfinished; run the same command again to resume")
+            throw ExitCodeInterrupted().exitCode
+        }
+        if !failed.isEmpty {
+            for f in failed.prefix(5) { logger.error("\(f.input): \(f.error ?? "failed")") }
+            throw ExitCode(1)
+        }
+    }
+
+    private func process(_ input: BatchInput, models: SharedModels, progress: BatchProgress) -> BatchRecord {
+        let outputs = BatchOutputs(folder: folder, name: input.name, kinds: kinds)
+        if !force && outputs.isComplete {
+            logger.info("\(input.path): outputs complete, skipped (--force redoes it)")
+            return BatchRecord(input: input.path, status: .skipped)
+        }
+        var record = BatchRecord(input: input.path, status: .done)
+        let tally = AnchorTallySink { progress.frameDone() }
+        do {
+            var arguments = ["--snapshots", folder]
+            for kind in kinds {
+                switch kind {
+                case .anchors: arguments += ["--anchors", outputs.temporaryPath(kind)]
+                case .metrics: arguments += ["--metrics", outputs.temporaryPath(kind)]
+                default: arguments += ["--output", outputs.temporaryPath(kind)]
+                }
+            }
+            let options = try OutputOptions.parse(arguments)
+            let source = try VideoFileSource(path: input.path, options: .init(maximumSide: maximumSide))
+            var assembly = PipelineAssembly(source: source, outputs: options, run: run, faces: faces, cards: cards,
+                                            cameraName: nil, backgroundDetection: false, preview: false, logger: logger)
+            assembly.plan.input("INPUT", input.path)
+            assembly.framesAreSeen = kinds.contains(where: \.isVideo)
+            assembly.models = models
+            assembly.showsProgress = false
+            assembly.extraSinks = [tally]
+            let result = try assembly.execute()
+            try outputs.publish()
+            record.frames = result.framesProcessed
+            record.seconds = result.wallSeconds
+            record.fps = result.wallSeconds > 0 ? Double(result.framesProcessed) / result.wallSeconds : 0
+        } catch is ExitCodeInterrupted {
+            outputs.discardTemporaries()
+            record.status = .interrupted
+        } catch {
+            outputs.discardTemporaries()
+            record.status = cb_stop_requested() != 0 ? .interrupted : .failed
+            let text: String
+            if let e = error as? PipelineError { text = "\(e.underlying)" } else { text = "\(error)" }
+            record.error = text
+            if record.status == .failed { logger.error("\(input.path): \(text); going on with the next input") }
+        }
+        record.faces = tally.faceIDs.count
+        record.framesWithFaces = tally.framesWithFaces
+        record.cards = tally.cardIDs.sorted()
+        return record
+    }
+}
+
+/// summary.jsonl: a line per input as it finishes (a killed batch keeps the lines it wrote),
+/// every write checked.
+final class SummaryWriter: Sendable {
+    let path: String
+    private let handle: Mutex<FileHandle?>
+
+    init(path: String) throws {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+            throw SinkError.outputNotWritable(path)
+        }
+        handle = Mutex(h)
+    }
+
+    func append(_ record: BatchRecord) throws {
+        try handle.withLock { h in
+            do { try h?.write(contentsOf: Data((record.jsonLine() + "\n").utf8)) } catch {
+                throw SinkError.writeFailed(path, reason: "\(error.localizedDescription)")
+            }
+        }
+    }
+
+    func close() throws {
+        try handle.withLock { h in
+            do {
+                try h?.synchronize()
+                try h?.close()
+            } catch {
+                throw SinkError.writeFailed(path, reason: "\(error.localizedDescription)")
+            }
+            h = nil
+        }
+    }
+}
+
+/// The batch's progress line on stderr: inputs done of all, frames per second over the batch, ETA.
+final class BatchProgress: Sendable {
+    private struct State {
+        var frames = 0
+        var finished = 0
+        var failed = 0
+        var framesOfFinished = 0
+        var processedInputs = 0
+        var lastDraw: UInt64
+        var drewAny = false
+    }
+
+    private let total: Int
+    private let started: UInt64
+    private let interactive = isatty(2) != 0
+    private let state: Mutex<State>
+
+    init(total: Int) {
+        self.total = total
+        let now = SystemClock().nanoseconds()
+        started = now
+        state = Mutex(State(lastDraw: now))
+    }
+
+    func frameDone() {
+        state.withLock { s in
+            s.frames += 1
+            draw(&s, force: false)
+        }
+    }
+
+    func finished(_ record: BatchRecord) {
+        state.withLock { s in
+            s.finished += 1
+            if record.status == .failed { s.failed += 1 }
+            if record.status == .done {
+                s.processedInputs += 1
+                s.framesOfFinished += record.frames
+            }
+            draw(&s, force: false)
+        }
+    }
+
+    func finish() {
+        state.withLock { s in
+            if interactive && s.drewAny { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        }
+    }
+
+    private func draw(_ s: inout State, force: Bool) {
+        let now = SystemClock().nanoseconds()
+        let interval: UInt64 = interactive ? 250_000_000 : 5_000_000_000
+        guard force || now - s.lastDraw >= interval else { return }
+        s.lastDraw = now
+        let seconds = Double(now - started) / 1e9
+        let fps = seconds > 0 ? Double(s.frames) / seconds : 0
+        var text = "inputs \(s.finished)/\(total)"
+        if s.failed > 0 { text += " (\(s.failed) failed)" }
+        text += String(format: "  %.0f frames/s", fps)
+        // Frames left: the inputs not yet finished, at the mean length of those processed.
+        if s.processedInputs > 0, fps > 0 {
+            let meanFrames = Double(s.framesOfFinished) / Double(s.processedInputs)
+            let left = max(0, Double(total - s.finished) * meanFrames - Double(s.frames - s.framesOfFinished))
+            text += String(format: "  ETA %.0f s", left / fps)
+        }
+        FileHandle.standardError.write(Data((interactive ? "\r\u{1B}[K" + text : text + "\n").utf8))
+        s.drewAny = true
+    }
+}
