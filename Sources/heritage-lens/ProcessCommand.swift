@@ -132,6 +132,7 @@ struct Process: ParsableCommand {
             let run = BatchRun(inputs: all, folder: batch.outputDir!, kinds: try batch.kinds(), jobs: batch.jobs,
                                force: batch.force, shard: selection, run: options, faces: faces, cards: cards,
                                maximumSide: maxFrameSide, logger: logger)
+            try run.checkPlan()
             logger.notice("batch: \(all.count) input\(all.count == 1 ? "" : "s")\(selection.map { " (shard \($0))" } ?? "") into \(run.folder), \(batch.jobs) at a time")
             try run.execute()
         } catch let exit as ExitCode {

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import HeritageLens
+
+struct BatchInputsTests {
+    func folder(_ files: [String], _ name: String = #function) -> String {
+        let dir = TestPaths.scratch(name)
+        for f in files {
+            let path = (dir as NSString).appendingPathComponent(f)
+            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        }
+        return dir
+    }
+
+    @Test func foldersListsAndFilesGiveOneSortedListWithoutDuplicates() throws {
+        let dir = folder(["v/b.mp4", "v/a.mkv", "v/notes.txt", "c.mov", "list/d.avi"])
+        try "# comment\n\nd.avi\n\(dir)/c.mov\n".write(toFile: "\(dir)/list/files.txt", atomically: true, encoding: .utf8)
+        let inputs = try BatchInputs.gather(["\(dir)/c.mov", "\(dir)/v", "@\(dir)/list/files.txt", "\(dir)/v/./a.mkv"])
+        #expect(inputs.map(\.path) == ["\(dir)/c.mov", "\(dir)/list/d.avi", "\(dir)/v/a.mkv", "\(dir)/v/b.mp4"])
+        #expect(inputs.map(\.name) == ["c", "d", "a", "b"])
+    }
+
+    @Test func aFolderOfImagesIsNotABatchAndAMixedOneIsRefused() {
+        let images = folder(["1.png", "2.png"], "images")
+        let videos = folder(["1.mp4"], "videos")
+        let mixed = folder(["1.mp4", "2.png"], "mixed")
+        #expect(!BatchInputs.isFolderOfVideos(images))
+        #expect(BatchInputs.isFolderOfVideos(videos))
+        #expect(throws: BatchInputError.mixedFolder(mixed)) { try BatchInputs.gather([mixed]) }
+        #expect(throws: BatchInputError.emptyFolder(images)) { try BatchInputs.gather([images]) }
+    }
+
+    @Test func twoInputsThatWouldWriteTheSameNamesAreRefused() {
+        let dir = folder(["a/x.mp4", "b/x.mkv"])
+        #expect(throws: BatchInputError.sameName("\(dir)/a/x.mp4", "\(dir)/b/x.mkv", name: "x")) {
+            try BatchInputs.gather(["\(dir)/a", "\(dir)/b"])
+        }
+    }
+
+    @Test func missingFilesAndListsAreNamed() {
+        #expect(throws: BatchInputError.missing("/nonexistent/v.mp4")) { try BatchInputs.gather(["/nonexistent/v.mp4"]) }
+        #expect(throws: BatchInputError.unreadableList("/nonexistent/l.txt")) { try BatchInputs.gather(["@/nonexistent/l.txt"]) }
+        let message = BatchInputError.missing("/x/v.mp4").description
+        #expect(message.hasPrefix("/x/v.mp4:") && !message.contains("\n"))
+    }
+}
+
+struct ShardSelectionTests {
+    @Test func shardsPartitionTheListWhateverTheCount() throws {
+        let items = Array(0..<23)
+        for n in 1...7 {
+            var seen: [Int] = []
+            for i in 0..<n { seen += try ShardSelection(parsing: "\(i)/\(n)", environment: [:]).select(items) }
+            #expect(seen.sorted() == items, "\(n) shards")
+        }
+        #expect(try ShardSelection(parsing: "1/3", environment: [:]).select(items) == [1, 4, 7, 10, 13, 16, 19, 22])
+    }
+
+    @Test func autoReadsTheSchedulersIndex() throws {
+        #expect(try ShardSelection(parsing: "auto/4", environment: ["JOB_COMPLETION_INDEX": "2"]) == ShardSelection(index: 2, count: 4))
+        #expect(try ShardSelection(parsing: "auto/4", environment: ["SLURM_ARRAY_TASK_ID": "3"]) == ShardSelection(index: 3, count: 4))
+        #expect(throws: ShardSelection.ParseError.noScheduler) { try ShardSelection(parsing: "auto/4", environment: [:]) }
+        #expect(throws: ShardSelection.ParseError.outOfRange(index: 4, count: 4)) {
+            try ShardSelection(parsing: "auto/4", environment: ["SLURM_ARRAY_TASK_ID": "4"])
+        }
+    }
+
+    @Test func malformedShardsAreRefused() {
+        for text in ["3", "1/0", "-1/3", "a/3", "1/3/4", "/3", "3/3"] {
+            #expect(throws: ShardSelection.ParseError.self, "\(text)") { try ShardSelection(parsing: text, environment: [:]) }
+        }
+    }
+}
+
+struct BatchOutputsTests {
+    @Test func outputsAppearUnderTheirNamesOnlyWhenPublished() throws {
+        let dir = TestPaths.scratch()
+        let outputs = BatchOutputs(folder: dir, name: "clip", kinds: [.anchors, .metrics, .mkv])
+        #expect(outputs.finalPath(.anchors) == "\(dir)/clip.anchors.jsonl")
+        #expect(outputs.temporaryPath(.mkv) == "\(dir)/.clip.partial.mkv")
+        #expect(outputs.temporaryPath(.anchors) == "\(dir)/.clip.anchors.partial.jsonl")
+        for kind in outputs.kinds { FileManager.default.createFile(atPath: outputs.temporaryPath(kind), contents: Data("x".utf8)) }
+        #expect(!outputs.isComplete)
+        try outputs.publish()
+        #expect(outputs.isComplete)
+        #expect(outputs.kinds.allSatisfy { !FileManager.default.fileExists(atPath: outputs.temporaryPath($0)) })
+    }
+
+    @Test func aMissingTemporaryFailsThePublishingNamingTheOutput() {
+        let dir = TestPaths.scratch()
+        let outputs = BatchOutputs(folder: dir, name: "clip", kinds: [.anchors])
+        #expect(throws: SinkError.self) { try outputs.publish() }
+        #expect(!outputs.isComplete)
+    }
+}
