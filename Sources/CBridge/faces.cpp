@@ -7,8 +7,18 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
+namespace {
+// dlib ships its detector compressed inside the library: unpacking it takes about 0.3 s of one
+// core, and the search detector and the appearance check each need one. Both copy one unpacked
+// original (a copy is its filters: microseconds).
+const dlib::frontal_face_detector &shared_frontal_detector() {
+    static const dlib::frontal_face_detector original = dlib::get_frontal_face_detector();
+    return original;
+}
+}  // namespace
+
 struct cb_hog_detector {
-    dlib::frontal_face_detector detector = dlib::get_frontal_face_detector();
+    dlib::frontal_face_detector detector = shared_frontal_detector();
     cv::Mat scaled;
     // The detector's five filters unpacked for scoring single windows (cb_hog_score_window):
     // filters[j][plane] is rows x cols cells, bias[j] the threshold its scores are measured from.

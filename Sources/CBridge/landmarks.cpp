@@ -64,11 +64,68 @@ struct cb_shape_predictor {
 
 namespace {
 
-// Reads the model the way dlib::deserialize(shape_predictor&) does, one cascade at a time, so the
+// The file in memory, read by dlib's own deserializers for the small parts and by `forest_reader`
+// for the forests (98% of the bytes).
+struct memory_buffer : std::streambuf {
+    memory_buffer(char *begin, char *end) { setg(begin, begin, end); }
+    const unsigned char *position() const { return reinterpret_cast<const unsigned char *>(gptr()); }
+    const unsigned char *end() const { return reinterpret_cast<const unsigned char *>(egptr()); }
+    void move_to(const unsigned char *p) { setg(eback(), reinterpret_cast<char *>(const_cast<unsigned char *>(p)), egptr()); }
+};
+
+// dlib's serialization format read straight from memory. dlib::deserialize(float&) reads each of
+// the model's 33 million floats through two virtual stream calls (about a second on one core, the
+// whole start-up of `process`); the format is simple: an integer is a control byte (its low four
+// bits the byte count, bit 7 the sign) and that many little-endian bytes; a float is an int64
+// mantissa and an int16 exponent; a vector is its size and its elements; a matrix is -rows,
+// -columns and its elements row by row.
+struct forest_reader {
+    const unsigned char *p, *end;
+
+    uint64_t magnitude(unsigned char control, unsigned limit) {
+        const unsigned size = control & 0x0F;
+        if (size == 0 || size > limit || end - p < long(size)) throw dlib::serialization_error("corrupt integer in the landmark model");
+        uint64_t v = 0;
+        for (unsigned i = size; i-- > 0;) v = (v << 8) | p[i];
+        p += size;
+        return v;
+    }
+    unsigned char control() {
+        if (p >= end) throw dlib::serialization_error("landmark model ends early");
+        return *p++;
+    }
+    uint64_t unsigned_int() {
+        const unsigned char c = control();
+        if (c & 0xF0) throw dlib::serialization_error("corrupt integer in the landmark model");
+        return magnitude(c, 8);
+    }
+    int64_t signed_int(unsigned limit = 8) {
+        const unsigned char c = control();
+        const int64_t v = int64_t(magnitude(c, limit));
+        return (c & 0x80) ? -v : v;
+    }
+    float real() {
+        // dlib's older ASCII format has bits in 0x70 of its first byte; no Debian model uses it.
+        if (p < end && (*p & 0x70)) throw dlib::serialization_error("landmark model in dlib's old text format");
+        const int64_t mantissa = signed_int(8);
+        const int64_t exponent = signed_int(2);
+        if (exponent < 32000) return std::ldexp(float(mantissa), int(exponent));
+        return exponent == 32000 ? HUGE_VALF : exponent == 32001 ? -HUGE_VALF : NAN;
+    }
+};
+
+// Reads the model as dlib::deserialize(shape_predictor&) would, one cascade at a time, so the
 // float leaves of only one cascade are in memory at once.
 void load_compact(cb_shape_predictor &p, const char *path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw dlib::serialization_error(std::string("cannot open ") + path);
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    if (!file) throw dlib::serialization_error(std::string("cannot open ") + path);
+    const std::streamsize length = file.tellg();
+    if (length <= 0) throw dlib::serialization_error(std::string("empty file ") + path);
+    std::vector<char> bytes(static_cast<size_t>(length));
+    file.seekg(0);
+    if (!file.read(bytes.data(), length)) throw dlib::serialization_error(std::string("cannot read ") + path);
+    memory_buffer buffer(bytes.data(), bytes.data() + bytes.size());
+    std::istream in(&buffer);
     int version = 0;
     dlib::deserialize(version, in);
     if (version != 1) throw dlib::serialization_error("not a dlib shape predictor (version " + std::to_string(version) + ")");
@@ -78,39 +135,46 @@ void load_compact(cb_shape_predictor &p, const char *path) {
     dlib::deserialize(cascade_count, in);
     if (cascade_count == 0 || cascade_count > 100) throw dlib::serialization_error("implausible cascade count");
     p.cascades.resize(cascade_count);
+    forest_reader r{buffer.position(), buffer.end()};
+    std::vector<float> values;
     for (unsigned long c = 0; c < cascade_count; ++c) {
-        std::vector<dlib::impl::regression_tree> forest;
-        dlib::deserialize(forest, in);
-        if (forest.empty()) throw dlib::serialization_error("empty cascade");
-        if (c == 0) {
-            p.trees = forest.size();
-            p.splits_per_tree = forest[0].splits.size();
-            p.leaves_per_tree = forest[0].leaf_values.size();
-            if (p.leaves_per_tree != p.splits_per_tree + 1) throw dlib::serialization_error("tree is not complete");
-            p.leaves.reset(new huge_page_buffer(cascade_count * p.trees * p.leaves_per_tree * p.values));
-        }
+        const uint64_t trees = r.unsigned_int();
+        if (trees == 0 || trees > 100000) throw dlib::serialization_error("implausible cascade size");
         auto &cascade = p.cascades[c];
-        if (forest.size() != p.trees) throw dlib::serialization_error("cascades of different sizes");
         float largest = 0;
-        for (const auto &tree : forest) {
-            if (tree.splits.size() != p.splits_per_tree || tree.leaf_values.size() != p.leaves_per_tree)
-                throw dlib::serialization_error("trees of different depths");
-            for (const auto &s : tree.splits) {
-                if (s.idx1 > 65535 || s.idx2 > 65535) throw dlib::serialization_error("feature index out of range");
-                cascade.splits.push_back(packed_split{uint16_t(s.idx1), uint16_t(s.idx2), s.thresh});
+        values.clear();
+        for (uint64_t t = 0; t < trees; ++t) {
+            const uint64_t splits = r.unsigned_int();
+            if (c == 0 && t == 0) {
+                p.trees = trees;
+                p.splits_per_tree = splits;
+                p.leaves_per_tree = splits + 1;
+                p.leaves.reset(new huge_page_buffer(cascade_count * p.trees * p.leaves_per_tree * p.values));
             }
-            for (const auto &leaf : tree.leaf_values) {
-                if (static_cast<unsigned long>(leaf.size()) != p.values) throw dlib::serialization_error("leaf of the wrong size");
-                largest = std::max(largest, float(dlib::max(dlib::abs(leaf))));
+            if (trees != p.trees) throw dlib::serialization_error("cascades of different sizes");
+            if (splits != p.splits_per_tree) throw dlib::serialization_error("trees of different depths");
+            for (uint64_t i = 0; i < splits; ++i) {
+                const uint64_t idx1 = r.unsigned_int(), idx2 = r.unsigned_int();
+                if (idx1 > 65535 || idx2 > 65535) throw dlib::serialization_error("feature index out of range");
+                cascade.splits.push_back(packed_split{uint16_t(idx1), uint16_t(idx2), r.real()});
+            }
+            if (r.unsigned_int() != p.leaves_per_tree) throw dlib::serialization_error("tree is not complete");
+            for (unsigned long l = 0; l < p.leaves_per_tree; ++l) {
+                const int64_t rows = std::abs(r.signed_int()), cols = std::abs(r.signed_int());
+                if (uint64_t(rows * cols) != p.values) throw dlib::serialization_error("leaf of the wrong size");
+                for (unsigned long j = 0; j < p.values; ++j) {
+                    const float v = r.real();
+                    largest = std::max(largest, std::fabs(v));
+                    values.push_back(v);
+                }
             }
         }
         cascade.leaf_unit = largest > 0 ? largest / 32767.0f : 1.0f;
         cascade.first_leaf = c * p.trees * p.leaves_per_tree;
         int16_t *out = p.leaves->data + cascade.first_leaf * p.values;
-        for (const auto &tree : forest)
-            for (const auto &leaf : tree.leaf_values)
-                for (long j = 0; j < leaf.size(); ++j) *out++ = int16_t(std::lround(leaf(j) / cascade.leaf_unit));
+        for (const float v : values) *out++ = int16_t(std::lround(v / cascade.leaf_unit));
     }
+    buffer.move_to(r.p);
     unsigned long count = 0;
     dlib::deserialize(count, in);
     if (count != cascade_count) throw dlib::serialization_error("anchor table does not match the cascades");

@@ -20,6 +20,7 @@ struct BatchRun {
     let faces: FaceOptions
     let cards: CardOptions
     let maximumSide: Int
+    let cores: Int
     let logger: Logger
 
     var summaryPath: String {
@@ -106,13 +107,15 @@ struct BatchRun {
                 }
             }
             let options = try OutputOptions.parse(arguments)
-            let source = try VideoFileSource(path: input.path, options: .init(maximumSide: maximumSide))
+            let video = try VideoFileSource(path: input.path, options: .init(maximumSide: maximumSide))
+            let source: FrameSource = cores > 1 ? ReadAheadSource(video) : video
             var assembly = PipelineAssembly(source: source, outputs: options, run: run, faces: faces, cards: cards,
                                             cameraName: nil, backgroundDetection: false, preview: false, logger: logger)
             assembly.plan.input("INPUT", input.path)
             assembly.framesAreSeen = kinds.contains(where: \.isVideo)
             assembly.models = models
             assembly.showsProgress = false
+            assembly.cores = cores
             assembly.extraSinks = [tally]
             let result = try assembly.execute()
             try outputs.publish()

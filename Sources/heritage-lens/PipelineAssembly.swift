@@ -37,6 +37,9 @@ struct PipelineAssembly {
     var showsProgress = true
     /// More sinks (a batch's tally of what was anchored).
     var extraSinks: [FrameSink] = []
+    /// Cores for one input (`process --cores`): above 1, detection runs beside the tracking and
+    /// frames are decoded ahead; the anchors are the same for any count.
+    var cores = 1
 
     func intrinsics() throws -> Intrinsics {
         if let path = faces.calibration {
@@ -60,6 +63,8 @@ struct PipelineAssembly {
         } else if !cards.noCards {
             logger.notice("cards: no Samples/cards/cards.json here; looking for faces only (use --cards DIR)")
         }
+        var faceTracker: FaceTracker?
+        var cardTracker: CardTracker?
         if faces.detector != .none {
             let detector: FaceDetector
             switch faces.detector {
@@ -78,18 +83,21 @@ struct PipelineAssembly {
                 logger.info("analysis at \(analysis.size): faces from \(Int((options.minimumEyeDistance / analysis.scale).rounded())) px between the eyes (--min-eye-distance, --analysis-size)")
             }
             options.maximumFaces = faces.maxFaces
-            let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: try FaceAppearanceCheck(),
-                                      background: backgroundDetection,
-                                      options: options)
-            stages += [FaceDetectionStage(tracker: tracker),
-                       FaceTrackingStage(tracker: tracker, backgroundDetection: backgroundDetection)]
+            faceTracker = FaceTracker(detector: detector, predictor: predictor, appearance: try FaceAppearanceCheck(),
+                                      background: backgroundDetection, beside: cores > 1, options: options)
         }
         if let cardSet {
-            let tracker = try CardTracker(cards: cardSet, background: backgroundDetection,
+            cardTracker = try CardTracker(cards: cardSet, background: backgroundDetection, beside: cores > 1,
                                           intrinsics: analysis.scale == 1 ? intrinsics : intrinsics.scaled(to: analysis.size))
-            stages += [CardRecognitionStage(tracker: tracker),
-                       CardTrackingStage(tracker: tracker, backgroundRecognition: backgroundDetection)]
         }
+        // Recognition is handed its frame first, so that on several cores it runs while the faces
+        // are searched and followed; each result is taken on its own frame whatever the core count.
+        if let cardTracker { stages.append(CardRecognitionStage(tracker: cardTracker)) }
+        if let faceTracker {
+            stages += [FaceDetectionStage(tracker: faceTracker),
+                       FaceTrackingStage(tracker: faceTracker, backgroundDetection: backgroundDetection)]
+        }
+        if let cardTracker { stages.append(CardTrackingStage(tracker: cardTracker, backgroundRecognition: backgroundDetection)) }
         if faces.detector != .none || cardSet != nil { stages.append(PoseStage(intrinsics: intrinsics, cards: cardSet)) }
         if !run.noRender && framesAreSeen {
             let library = faces.detector == .none ? nil : try MaskLibrary()

@@ -30,6 +30,9 @@ struct Process: ParsableCommand {
     @Flag(help: "Pace frames like a live camera and drop late ones.")
     var realtime = false
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cores for one input: above 1, card recognition and face search run beside the tracking, frames are decoded ahead and OpenCV's kernels run in parallel (also --threads); the anchors are byte-identical for any count.", valueName: "n"))
+    var cores: Int = 1
+
     @Flag(help: "Play a video file again from the start when it ends (soak runs; stop with --frames or Ctrl-C).")
     var loop = false
 
@@ -61,6 +64,10 @@ struct Process: ParsableCommand {
     @OptionGroup(title: "Batch") var batch: BatchOptions
 
     func validate() throws {
+        if !(1...64).contains(cores) { throw ValidationError("--cores must be between 1 and 64") }
+        if cores > 1 && realtime {
+            throw ValidationError("--cores is for processing every frame; --realtime runs detection in the idle time of a live pace instead")
+        }
         if isBatch {
             guard batch.outputDir != nil else {
                 throw ValidationError("several inputs, a folder of videos or @LIST need --output-dir DIR (each input's outputs go there as NAME.anchors.jsonl, ...)")
@@ -88,8 +95,10 @@ struct Process: ParsableCommand {
         // Before any file is opened: a stop from here on finalizes what exists, or leaves
         // everything untouched when no output was created yet.
         cb_install_stop_handlers()
+        var options = self.options
+        if cores > 1 && options.threads == 1 { options.threads = cores }
         let logger = options.configureProcess()
-        if isBatch { return try runBatch(logger: logger) }
+        if isBatch { return try runBatch(options: options, logger: logger) }
         do {
             let (source, inputFiles) = try openSource()
             if let images = source as? ImageSource {
@@ -105,6 +114,7 @@ struct Process: ParsableCommand {
                                             cameraName: nil, backgroundDetection: realtime, preview: preview, logger: logger)
             if overlay || report != nil { assembly.live = (overlay, report) }
             assembly.plan = inputFiles
+            assembly.cores = cores
             assembly.looping = loop
             assembly.network = network
             assembly.framesAreSeen = outputs.output != nil || preview || overlay || !outputs.snapshotAt.isEmpty
@@ -117,7 +127,7 @@ struct Process: ParsableCommand {
         }
     }
 
-    private func runBatch(logger: Logger) throws {
+    private func runBatch(options: RunOptions, logger: Logger) throws {
         do {
             var all = try BatchInputs.gather(inputs)
             let selection = try batch.selection()
@@ -131,7 +141,7 @@ struct Process: ParsableCommand {
             }
             let run = BatchRun(inputs: all, folder: batch.outputDir!, kinds: try batch.kinds(), jobs: batch.jobs,
                                force: batch.force, shard: selection, run: options, faces: faces, cards: cards,
-                               maximumSide: maxFrameSide, logger: logger)
+                               maximumSide: maxFrameSide, cores: cores, logger: logger)
             try run.checkPlan()
             logger.notice("batch: \(all.count) input\(all.count == 1 ? "" : "s")\(selection.map { " (shard \($0))" } ?? "") into \(run.folder), \(batch.jobs) at a time")
             try run.execute()
@@ -159,6 +169,7 @@ struct Process: ParsableCommand {
             return (try ImageSource(path: input, framesPerSecond: imageRate, repeats: repeatCount, realtime: realtime,
                                     maximumSide: maxFrameSide), plan)
         }
-        return (try VideoFileSource(path: input, options: .init(realtime: realtime, loop: loop, maximumSide: maxFrameSide)), plan)
+        let video = try VideoFileSource(path: input, options: .init(realtime: realtime, loop: loop, maximumSide: maxFrameSide))
+        return (cores > 1 ? ReadAheadSource(video) : video, plan)
     }
 }

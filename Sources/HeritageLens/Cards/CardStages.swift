@@ -1,6 +1,6 @@
 import HeritageCore
 
-/// "card_detect" (reads the gray frame and the faces found in it): hands a due recognition to the worker (inline in `process`, where its cost
+/// "card_detect" (reads the gray frame): hands a due recognition to the worker (inline in `process`, where its cost
 /// shows here; in the background live, where this only copies the gray frame).
 public final class CardRecognitionStage: FrameStage {
     public let name = "card_detect"
@@ -11,13 +11,12 @@ public final class CardRecognitionStage: FrameStage {
     }
 
     public func process(_ work: inout FrameWork) throws {
-        // Faces moving explain the change where they are; a new card is looked for elsewhere.
-        let faces = work.anchors.faces.map { RegionChangeMeter.regionMovingWith(face: $0.boundingBox.scaled(by: work.analysisScale)) }
-        try tracker.scheduleRecognition(on: work.gray, frameIndex: work.frame.index, busy: faces)
+        try tracker.scheduleRecognition(on: work.gray, frameIndex: work.frame.index)
     }
 }
 
-/// "cards": optical-flow tracking of the found cards; cards into the frame's anchors.
+/// "cards" (reads the gray frame and the frame's faces): optical-flow tracking of the found cards;
+/// cards into the frame's anchors.
 public final class CardTrackingStage: FrameStage {
     public let name = "cards"
     private let tracker: CardTracker
@@ -30,6 +29,10 @@ public final class CardTrackingStage: FrameStage {
 
     public func process(_ work: inout FrameWork) throws {
         let cards = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time)
+        // Faces moving explain the change where they are; the next recognition looks elsewhere.
+        tracker.faceRegions = work.anchors.faces.map {
+            RegionChangeMeter.regionMovingWith(face: $0.boundingBox.scaled(by: work.analysisScale))
+        }
         work.anchors.cards = work.analysisScale == 1 ? cards : cards.map { $0.scaled(by: 1 / work.analysisScale) }
         if backgroundRecognition && tracker.recognitionMilliseconds > 0 {
             work.background.append(("card_detect", tracker.recognitionMilliseconds))

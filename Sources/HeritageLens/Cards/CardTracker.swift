@@ -22,7 +22,7 @@ public final class CardTracker {
         /// `changedCellsForSearch` cells of a `RegionChangeMeter`), recognition waits up to these
         /// intervals instead. A card that comes into view changes the cells it covers, so it is
         /// still looked for within `searchInterval`; a still scene is not searched again and again.
-        public var quietSearchInterval = 45
+        public var quietSearchInterval = 90
         public var quietRefreshInterval = 30
         public var changedCellsForSearch = 6
         public var warmUpFrames = 15
@@ -75,8 +75,10 @@ public final class CardTracker {
 
     /// `intrinsics`: the camera, so that quads no camera like it could see as a card are rejected
     /// in recognition and tracking (nil: no such check).
-    public init(cards: CardSet, background: Bool, intrinsics: Intrinsics? = nil, options: Options = Options(),
-                recognizer: CardRecognizer.Options = .init()) throws {
+    /// `beside`: recognition on a second core while the faces are followed, its result taken on
+    /// its own frame as inline.
+    public init(cards: CardSet, background: Bool, beside: Bool = false, intrinsics: Intrinsics? = nil,
+                options: Options = Options(), recognizer: CardRecognizer.Options = .init()) throws {
         var recognizer = recognizer
         if let intrinsics { recognizer.view = RectangleView(intrinsics: intrinsics) }
         view = recognizer.view
@@ -85,7 +87,8 @@ public final class CardTracker {
         let engine = try CardRecognizer(cards: cards, options: recognizer)
         // Below face detection: a face waiting on its search or verification is seen at once, a
         // card recognition that takes a few frames longer costs less.
-        worker = IdleTimeWorker(name: "heritage-lens card recognition", background: background, niceness: 13) { gray, _, _ in
+        worker = IdleTimeWorker(name: "heritage-lens card recognition",
+                                mode: background ? .idleTime : beside ? .beside : .inline, niceness: 13) { gray, _, _ in
             try engine.recognize(in: gray)
         }
         // Inline, a recognition lands on its own frame; live, frames late (seconds on a slow core).
@@ -93,9 +96,14 @@ public final class CardTracker {
         changeMeter = background ? nil : RegionChangeMeter()
     }
 
+    /// Where faces were on the last frame (gray pixels): their motion explains the change there.
+    /// Recognition runs before the faces of its frame are known, so that it can run beside them.
+    public var faceRegions: [Rect] = []
+
     /// Hands a recognition to the worker when one is due. `busy`: regions (gray pixels) whose
     /// change is explained by something else tracked there (faces).
-    public func scheduleRecognition(on gray: Image, frameIndex: Int, busy: [Rect] = []) throws {
+    public func scheduleRecognition(on gray: Image, frameIndex: Int, busy: [Rect]? = nil) throws {
+        let busy = busy ?? faceRegions
         let interval = tracks.isEmpty ? options.searchInterval : options.refreshInterval
         if let last = lastSearch, frameIndex - last < interval { return }
         // Cards still catching up are what a new recognition would find; a result not yet taken

@@ -139,12 +139,14 @@ public final class FaceTracker {
     public private(set) var detectionMilliseconds = 0.0
 
     /// `background`: run detection on an idle-time thread (live) instead of inline (deterministic).
+    /// `beside`: inline results, but the work runs on a second core while the tracks are followed.
     public init(detector: FaceDetector, predictor: LandmarkPredictor, appearance: FaceAppearanceCheck, background: Bool,
-                options: Options = Options()) {
+                beside: Bool = false, options: Options = Options()) {
         self.predictor = predictor
         self.appearance = appearance
         let runner = DetectionRunner(detector: detector, predictor: predictor, minimumEyeDistance: options.minimumEyeDistance)
-        worker = IdleTimeWorker(name: "heritage-lens face detection", background: background) { gray, frame, jobs in
+        worker = IdleTimeWorker(name: "heritage-lens face detection",
+                                mode: background ? .idleTime : beside ? .beside : .inline) { gray, frame, jobs in
             try jobs.map { job in
                 let start = threadCPUNanoseconds()
                 let found = try runner.run(job, on: gray)

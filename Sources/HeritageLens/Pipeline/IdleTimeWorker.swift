@@ -22,8 +22,21 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
         public var milliseconds: Double
     }
 
+    /// Where the work runs.
+    public enum Mode: Sendable {
+        /// On the caller's thread inside `submit` (one core, deterministic).
+        case inline
+        /// On the worker's own thread at once, beside the frame's other stages; `collect` waits
+        /// for it, so its result lands on the frame it was made on, exactly as inline (deterministic,
+        /// on a second core).
+        case beside
+        /// On the worker's thread in the idle time between frames (live).
+        case idleTime
+    }
+
     private let work: (Image, Int, Job) throws -> Output
-    private let background: Bool
+    private let mode: Mode
+    private var background: Bool { mode == .idleTime }
     private let condition = NSCondition()
     private let gray = Image()
     private var pendingFrame: Int?
@@ -53,12 +66,16 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     /// the lower value gets the larger share (CFS weights: nice 10 gets twice the share of nice 13).
     private let niceness: Int32
 
-    public init(name: String, background: Bool, niceness: Int32 = 10,
-                work: @escaping (Image, Int, Job) throws -> Output) {
+    public convenience init(name: String, background: Bool, niceness: Int32 = 10,
+                            work: @escaping (Image, Int, Job) throws -> Output) {
+        self.init(name: name, mode: background ? .idleTime : .inline, niceness: niceness, work: work)
+    }
+
+    public init(name: String, mode: Mode, niceness: Int32 = 10, work: @escaping (Image, Int, Job) throws -> Output) {
         self.work = work
-        self.background = background
+        self.mode = mode
         self.niceness = niceness
-        guard background else { return }
+        guard mode != .inline else { return }
         let t = Thread { [weak self] in self?.loop() }
         t.name = name
         thread = t
@@ -92,7 +109,7 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
 
     /// Starts `job` on `frameGray` unless earlier work is still running (then nothing happens).
     public func submit(_ job: Job, on frameGray: Image, frameIndex: Int) throws {
-        guard background else {
+        guard mode != .inline else {
             let start = threadCPUNanoseconds()
             let output = try work(frameGray, frameIndex, job)
             finished.append(Finished(frameIndex: frameIndex, output: output,
@@ -126,6 +143,7 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
 
     public func collect() -> [Finished] {
         condition.withLock {
+            if mode == .beside { while pendingFrame != nil && failure == nil { condition.wait() } }
             defer { finished.removeAll(keepingCapacity: true) }
             return finished
         }
@@ -133,9 +151,10 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
 
     private func loop() {
         let tid = cb_current_thread_id()
-        _ = cb_set_thread_background(tid, niceness)
-        let slot = cb_gate_register_thread()
-        defer { cb_gate_unregister_thread(slot) }
+        let idle = mode == .idleTime
+        if idle { _ = cb_set_thread_background(tid, niceness) }
+        let slot = idle ? cb_gate_register_thread() : -1
+        defer { if idle { cb_gate_unregister_thread(slot) } }
         var clock = clockid_t()
         let hasClock = pthread_getcpuclockid(pthread_self(), &clock) == 0
         condition.withLock {
@@ -154,13 +173,13 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
             let exempt = letThrough
             condition.unlock()
             // Woken by a frame's submit: wait for that frame to end rather than run inside it.
-            if !exempt { cb_gate_wait(gateLimitNanoseconds) }
+            if idle && !exempt { cb_gate_wait(gateLimitNanoseconds) }
             let start = threadCPUNanoseconds()
             // Pausable only inside the work: never while holding `condition`, which the frame
             // thread takes too.
-            cb_gate_set_working(slot, exempt ? 0 : 1)
+            if idle { cb_gate_set_working(slot, exempt ? 0 : 1) }
             let result = Result { try work(gray, frame, job) }
-            cb_gate_set_working(slot, 0)
+            if idle { cb_gate_set_working(slot, 0) }
             let ms = Double(threadCPUNanoseconds() - start) / 1e6
             condition.withLock {
                 switch result {
@@ -172,6 +191,7 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
                 pendingFrame = nil
                 pendingJob = nil
                 letThrough = false
+                if mode == .beside { condition.broadcast() }
             }
         }
     }

@@ -31,4 +31,25 @@ struct DeterminismCLITests {
         #expect(loaded == alone)
         #expect(perturbed == alone)
     }
+
+    /// `--cores N`: detection beside the tracking and frames decoded ahead give the anchors of one
+    /// core, byte for byte, alone and with a busy loop on one of the cores.
+    @Test func anyCoreCountGivesTheSameAnchors() throws {
+        let dir = TestPaths.scratch()
+        _ = try CLI.sample(in: dir)
+        func anchors(_ cores: Int, _ name: String) throws -> Data {
+            let r = try CLI.run(["process", "in.mp4", "--frames", "90", "--cores", "\(cores)", "--anchors", name], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            return FileManager.default.contents(atPath: "\(dir)/\(name)") ?? Data()
+        }
+        let one = try anchors(1, "one.jsonl")
+        #expect(String(decoding: one, as: UTF8.self).contains("\"cards\":[{"), "the sample's card must be tracked")
+        #expect(try anchors(2, "two.jsonl") == one)
+        let busy = Process()
+        busy.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        busy.arguments = ["-c", "0", "/bin/sh", "-c", "while :; do :; done"]
+        try busy.run()
+        defer { kill(busy.processIdentifier, SIGKILL); busy.waitUntilExit() }
+        #expect(try anchors(4, "four.jsonl") == one)
+    }
 }
