@@ -68,12 +68,16 @@ import Testing
         let worker = try spinningWorker()
         defer { worker.finish() }
         FrameGate.frameBegan()
+        let submittedAt = clock.nanoseconds()
         try worker.submit(1, on: try tinyGray(), frameIndex: 0)
         usleep(25_000)
         let endedAt = clock.nanoseconds()
         FrameGate.frameEnded()
         let done = try result(of: worker)
-        #expect(done.startedAt >= endedAt)
+        // A frame longer than the gate's 40 ms limit (a loaded machine can stretch the 25 ms sleep)
+        // lets the job start inside it, by design; before the limit it must not.
+        let waited = Double(done.startedAt &- submittedAt) / 1e6
+        #expect(done.startedAt >= endedAt || waited >= 39, "started \(waited) ms after submission, inside the frame")
     }
 
     @Test func anAnnouncedFrameQuietsBackgroundWorkUntilItIsDue() throws {
