@@ -1,6 +1,9 @@
 // dlib's HOG face detector and OpenCV's cascades.
 #include "internal.hpp"
 #include <cmath>
+#include <dlib/revision.h>
+#include <mutex>
+#include <sstream>
 #include <dlib/image_processing.h>
 #include <dlib/image_processing/frontal_face_detector.h>
 #include <dlib/opencv.h>
@@ -11,8 +14,35 @@ namespace {
 // dlib ships its detector compressed inside the library: unpacking it takes about 0.3 s of one
 // core, and the search detector and the appearance check each need one. Both copy one unpacked
 // original (a copy is its filters: microseconds).
+// The unpacked detector is also kept in the model cache (model_cache.cpp) for the next run; the
+// file name carries dlib's version, whose headers hold the packed original.
+std::string cache_folder_for_detector;
+
+dlib::frontal_face_detector unpack_frontal_detector() {
+    const std::string name = "frontal_face_detector-dlib-" + std::to_string(DLIB_MAJOR_VERSION) + "." +
+                             std::to_string(DLIB_MINOR_VERSION) + "." + std::to_string(DLIB_PATCH_VERSION) + ".dat";
+    const std::string &folder = cache_folder_for_detector;
+    std::string payload;
+    if (!folder.empty() && cbridge::read_cache(folder + "/" + name, payload)) {
+        try {
+            std::istringstream in(payload);
+            dlib::frontal_face_detector d;
+            dlib::deserialize(d, in);
+            return d;
+        } catch (const std::exception &) {
+        }
+    }
+    dlib::frontal_face_detector d = dlib::get_frontal_face_detector();
+    if (!folder.empty()) {
+        std::ostringstream out;
+        dlib::serialize(d, out);
+        cbridge::write_cache(folder, name, out.str());
+    }
+    return d;
+}
+
 const dlib::frontal_face_detector &shared_frontal_detector() {
-    static const dlib::frontal_face_detector original = dlib::get_frontal_face_detector();
+    static const dlib::frontal_face_detector original = unpack_frontal_detector();
     return original;
 }
 }  // namespace
@@ -59,7 +89,13 @@ cb_rect to_image(const cv::Rect2d &r, double scale, cv::Point origin) {
 
 extern "C" {
 
-cb_hog_detector *cb_hog_detector_create(void) { CB_GUARD(nullptr, { return new cb_hog_detector(); }) }
+cb_hog_detector *cb_hog_detector_create(const char *cache_folder) {
+    CB_GUARD(nullptr, {
+        static std::once_flag configured;
+        std::call_once(configured, [&] { cache_folder_for_detector = cache_folder ? cache_folder : ""; });
+        return new cb_hog_detector();
+    })
+}
 void cb_hog_detector_free(cb_hog_detector *d) { delete d; }
 
 int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, cb_rect *out,

@@ -13,6 +13,9 @@ void set_error(const std::string &message);
 void clear_error();
 // Whether OpenCV's, FFmpeg's and the image codecs' own messages may reach stderr (--library-logs).
 extern bool library_logs;
+// Unpacked models between runs (model_cache.cpp): false / nothing written on any problem.
+bool read_cache(const std::string &path, std::string &payload);
+void write_cache(const std::string &folder, const std::string &name, const std::string &payload);
 }  // namespace cbridge
 
 // Every entry point runs its body inside this: cv::Exception, dlib::error and anything else

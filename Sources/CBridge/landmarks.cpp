@@ -18,7 +18,9 @@
 #include <fstream>
 #include <memory>
 #include <opencv2/imgproc.hpp>
+#include <cstring>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 namespace {
 
@@ -188,6 +190,111 @@ void load_compact(cb_shape_predictor &p, const char *path) {
     }
 }
 
+// The compact copy as a cache payload: sizes, the initial shape, each cascade's tables and
+// splits, then every leaf. Native byte order (a cache is this machine's); the file name carries
+// the model file's size and modification time, so a replaced model is unpacked again.
+template <typename T> void put(std::string &out, const T &v) { out.append(reinterpret_cast<const char *>(&v), sizeof v); }
+template <typename T> void put_array(std::string &out, const T *v, size_t n) {
+    put(out, uint64_t(n));
+    out.append(reinterpret_cast<const char *>(v), n * sizeof(T));
+}
+
+std::string compact_payload(const cb_shape_predictor &p) {
+    std::string out;
+    for (uint64_t v : {uint64_t(p.values), uint64_t(p.trees), uint64_t(p.splits_per_tree), uint64_t(p.leaves_per_tree),
+                       uint64_t(p.cascades.size())})
+        put(out, v);
+    put_array(out, &p.initial_shape(0), p.values);
+    for (const auto &c : p.cascades) {
+        put(out, c.leaf_unit);
+        put(out, uint64_t(c.first_leaf));
+        put_array(out, c.anchor_idx.data(), c.anchor_idx.size());
+        std::vector<float> deltas;
+        for (const auto &d : c.deltas) { deltas.push_back(d.x()); deltas.push_back(d.y()); }
+        put_array(out, deltas.data(), deltas.size());
+        put_array(out, c.splits.data(), c.splits.size());
+    }
+    put_array(out, p.leaves->data, p.cascades.size() * p.trees * p.leaves_per_tree * p.values);
+    return out;
+}
+
+struct payload_reader {
+    const char *p, *end;
+    template <typename T> T get() {
+        if (size_t(end - p) < sizeof(T)) throw dlib::serialization_error("cached model ends early");
+        T v;
+        std::memcpy(&v, p, sizeof v);
+        p += sizeof v;
+        return v;
+    }
+    template <typename T> void get_array(T *out, uint64_t expected) {
+        const uint64_t n = get<uint64_t>();
+        if (n != expected || uint64_t(end - p) < n * sizeof(T)) throw dlib::serialization_error("cached model has the wrong size");
+        std::memcpy(out, p, n * sizeof(T));
+        p += n * sizeof(T);
+    }
+    uint64_t count(uint64_t limit) {
+        const uint64_t n = get<uint64_t>();
+        if (n > limit) throw dlib::serialization_error("cached model has the wrong size");
+        p -= sizeof n;  // get_array reads it again
+        return n;
+    }
+};
+
+void load_payload(cb_shape_predictor &p, const std::string &payload) {
+    payload_reader r{payload.data(), payload.data() + payload.size()};
+    p.values = r.get<uint64_t>();
+    p.trees = r.get<uint64_t>();
+    p.splits_per_tree = r.get<uint64_t>();
+    p.leaves_per_tree = r.get<uint64_t>();
+    const uint64_t cascades = r.get<uint64_t>();
+    if (p.values == 0 || p.values > 1000 || p.trees == 0 || p.trees > 100000 || p.leaves_per_tree != p.splits_per_tree + 1 ||
+        cascades == 0 || cascades > 100)
+        throw dlib::serialization_error("implausible cached model");
+    p.initial_shape.set_size(long(p.values));
+    r.get_array(&p.initial_shape(0), p.values);
+    p.cascades.resize(cascades);
+    for (auto &c : p.cascades) {
+        c.leaf_unit = r.get<float>();
+        c.first_leaf = r.get<uint64_t>();
+        c.anchor_idx.resize(r.count(65536));
+        r.get_array(c.anchor_idx.data(), c.anchor_idx.size());
+        std::vector<float> deltas(r.count(2 * 65536));
+        r.get_array(deltas.data(), deltas.size());
+        if (deltas.size() != 2 * c.anchor_idx.size()) throw dlib::serialization_error("cached model has the wrong size");
+        c.deltas.resize(c.anchor_idx.size());
+        for (size_t i = 0; i < c.deltas.size(); ++i) c.deltas[i] = dlib::vector<float, 2>(deltas[2 * i], deltas[2 * i + 1]);
+        c.splits.resize(p.trees * p.splits_per_tree);
+        r.get_array(c.splits.data(), c.splits.size());
+        for (const auto &s : c.splits)
+            if (s.idx1 >= c.anchor_idx.size() || s.idx2 >= c.anchor_idx.size()) throw dlib::serialization_error("cached model is corrupt");
+    }
+    const uint64_t leaves = cascades * p.trees * p.leaves_per_tree * p.values;
+    p.leaves.reset(new huge_page_buffer(leaves));
+    r.get_array(p.leaves->data, leaves);
+    if (r.p != r.end) throw dlib::serialization_error("cached model has trailing bytes");
+}
+
+// From the cache when it holds this model file's compact copy, else from the model (and into
+// the cache for the next run).
+void load_cached(cb_shape_predictor &p, const char *path, const char *cache_folder) {
+    struct stat st;
+    if (!cache_folder || !*cache_folder || stat(path, &st) != 0) return load_compact(p, path);
+    const std::string name = "landmarks-" + std::to_string(uint64_t(st.st_size)) + "-" +
+                             std::to_string(int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec) + "-v1.bin";
+    std::string payload;
+    if (cbridge::read_cache(std::string(cache_folder) + "/" + name, payload)) {
+        try {
+            load_payload(p, payload);
+            return;
+        } catch (const std::exception &) {
+            p = cb_shape_predictor();
+        }
+    }
+    load_compact(p, path);
+    cbridge::write_cache(cache_folder, name, compact_payload(p));
+}
+
 // The fit in normalized face-box coordinates (dlib's shape space), as dlib's operator() does it.
 template <typename image_type>
 void fit_compact(const cb_shape_predictor &p, const image_type &img, const dlib::rectangle &rect,
@@ -283,10 +390,10 @@ bool valid_input(const cb_image *gray, double size) {
 
 extern "C" {
 
-cb_shape_predictor *cb_shape_predictor_load(const char *dat_path, int32_t keep_reference) {
+cb_shape_predictor *cb_shape_predictor_load(const char *dat_path, int32_t keep_reference, const char *cache_folder) {
     CB_GUARD(nullptr, {
         std::unique_ptr<cb_shape_predictor> p(new cb_shape_predictor());
-        load_compact(*p, dat_path);
+        load_cached(*p, dat_path, cache_folder);
         if (p->values != 136) {
             cbridge::set_error("the model does not predict 68 points");
             return nullptr;

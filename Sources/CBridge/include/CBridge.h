@@ -261,7 +261,9 @@ void cb_v4l2_camera_close(cb_v4l2_camera *cam);
 /* ---------------------------------------------------------------- faces (dlib, OpenCV cascades) */
 
 typedef struct cb_hog_detector cb_hog_detector;
-cb_hog_detector *cb_hog_detector_create(void);
+/** `cache_folder` (or NULL): where the unpacked detector is kept between runs; the first call in a
+ *  process decides it. */
+cb_hog_detector *cb_hog_detector_create(const char *cache_folder);
 void cb_hog_detector_free(cb_hog_detector *d);
 /** Detects frontal faces in an 8-bit gray image region (roi; width 0 = whole image), after
  *  scaling it by `scale`. Rects are returned in full-image pixels with their detector score. */
@@ -287,8 +289,9 @@ int32_t cb_cascade_detect(cb_cascade *c, const cb_image *gray, cb_rect roi, doub
 
 typedef struct cb_shape_predictor cb_shape_predictor;
 /** Loads dlib's model into a compact copy (16-bit leaves, contiguous). With `keep_reference` it
- *  also keeps dlib's own predictor for cb_shape_predict_reference (tests; twice the memory). */
-cb_shape_predictor *cb_shape_predictor_load(const char *dat_path, int32_t keep_reference);
+ *  also keeps dlib's own predictor for cb_shape_predict_reference (tests; twice the memory).
+ *  `cache_folder` (or NULL): where the compact copy is kept between runs. */
+cb_shape_predictor *cb_shape_predictor_load(const char *dat_path, int32_t keep_reference, const char *cache_folder);
 void cb_shape_predictor_free(cb_shape_predictor *p);
 /** Fits the 68 points inside a rotated box: centre (cx, cy), side `size`, rotation `angle_rad`
  *  (the eye line's angle). The predictor runs on an upright crop, so rolled faces fit as well as

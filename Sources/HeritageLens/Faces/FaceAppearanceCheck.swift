@@ -22,7 +22,7 @@ public final class FaceAppearanceCheck {
 
     /// Takes about 0.6 s: the filters are deserialized from dlib's headers.
     public init() throws {
-        guard let p = cb_hog_detector_create() else { throw BridgeError.last("create dlib HOG detector") }
+        guard let p = cb_hog_detector_create(FaceModelFiles.cacheFolder) else { throw BridgeError.last("create dlib HOG detector") }
         raw = p
     }
 

@@ -5,6 +5,18 @@ public enum FaceModelFiles {
     public static let landmarks68 = "/usr/share/dlib/shape_predictor_68_face_landmarks.dat"
     public static let cascadeFolder = "/usr/share/opencv4"
 
+    /// Where unpacked models are kept between runs ($XDG_CACHE_HOME/heritage-lens/models, else
+    /// ~/.cache/heritage-lens/models): dlib's detector unpacked and the landmark model in its
+    /// compact form load in a tenth of the time. Nil (no cache) without a home, or with
+    /// HERITAGE_LENS_MODEL_CACHE=off.
+    public static var cacheFolder: String? {
+        let env = ProcessInfo.processInfo.environment
+        if env["HERITAGE_LENS_MODEL_CACHE"] == "off" { return nil }
+        if let xdg = env["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/heritage-lens/models" }
+        if let home = env["HOME"], !home.isEmpty { return home + "/.cache/heritage-lens/models" }
+        return nil
+    }
+
     /// OpenCV cascades by short name.
     public static let cascades: [String: String] = [
         "lbp": "lbpcascades/lbpcascade_frontalface_improved.xml",

@@ -9,13 +9,15 @@ import HeritageCore
 public final class LandmarkPredictor: @unchecked Sendable {
     private let raw: OpaquePointer
 
-    /// Loads the model (about 1 s for Debian's 100 MB file). `keepingReference` also keeps dlib's
-    /// own predictor, for `referenceFit` (comparisons; twice the memory).
-    public init(path: String = FaceModelFiles.landmarks68, keepingReference: Bool = false) throws {
+    /// Loads the model (about 0.35 s for Debian's 100 MB file, under 0.1 s from `cacheFolder`).
+    /// `keepingReference` also keeps dlib's own predictor, for `referenceFit` (comparisons; twice
+    /// the memory).
+    public init(path: String = FaceModelFiles.landmarks68, keepingReference: Bool = false,
+                cacheFolder: String? = FaceModelFiles.cacheFolder) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ModelFileError(path: path, package: "libdlib-data", reason: "landmark model missing")
         }
-        guard let p = cb_shape_predictor_load(path, keepingReference ? 1 : 0) else {
+        guard let p = cb_shape_predictor_load(path, keepingReference ? 1 : 0, cacheFolder) else {
             throw ModelFileError(path: path, package: "libdlib-data", reason: String(cString: cb_last_error()))
         }
         raw = p

@@ -80,4 +80,27 @@ struct LandmarkPredictorTests {
         try whole.readData(ofLength: 3_000_000).write(to: URL(fileURLWithPath: path))
         #expect { try LandmarkPredictor(path: path) } throws: { "\($0)".contains("truncated.dat") }
     }
+
+    /// The model cache gives the same fits as the model file, and a damaged cache file is unpacked
+    /// again from the model rather than trusted.
+    @Test(.enabled(if: TestPaths.debianAsset("astronaut.png") != nil, "needs Samples/debian/astronaut.png"))
+    func theCachedModelFitsExactlyLikeTheModelAndADamagedCacheIsRebuilt() throws {
+        let cache = TestPaths.scratch()
+        let image = try gray(TestPaths.debianAsset("astronaut.png")!)
+        let face = try #require(try HOGFaceDetector().detect(in: image, region: nil, scale: 1).max { $0.score < $1.score })
+        func fit(_ p: LandmarkPredictor) throws -> [Point2] {
+            try p.fit(in: image, centre: face.box.centre, side: face.box.width, roll: 0.2)
+        }
+        let direct = try fit(LandmarkPredictor(cacheFolder: nil))
+        #expect(try fit(LandmarkPredictor(cacheFolder: cache)) == direct)  // unpacked, then written
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasPrefix("landmarks-") }
+        #expect(files.count == 1 && !files[0].contains(".tmp."), "\(files)")
+        #expect(try fit(LandmarkPredictor(cacheFolder: cache)) == direct)  // from the cache
+        let path = cache + "/" + files[0]
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: 1_000_000)
+        try handle.write(contentsOf: Data(repeating: 0x5a, count: 64))
+        try handle.close()
+        #expect(try fit(LandmarkPredictor(cacheFolder: cache)) == direct)  // damaged: checksum fails, unpacked again
+    }
 }
