@@ -49,4 +49,8 @@ echo "setup: building the release binary (swift build -c release)" >&2
 swift build -c release
 echo "setup: generating the sample video" >&2
 .build/release/heritage-lens sample
+# One frame of the sample unpacks dlib's detector and the landmark model into the model cache
+# (~/.cache/heritage-lens/models), so the first real run starts as fast as the next ones.
+echo "setup: unpacking the face models into the cache" >&2
+.build/release/heritage-lens process Samples/sample.mp4 --frames 1 --anchors /dev/null
 echo "setup: done. Try: .build/release/heritage-lens process Samples/sample.mp4 -o out.mp4 --anchors anchors.jsonl" >&2
