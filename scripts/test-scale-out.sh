@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The batch scale-out, run for real on this machine (docs/scale-out.md):
-#   single    `process DIR --output-dir` over a folder of generated videos: the reference;
+#   single    `process DIR --output-dir` over a folder of generated videos: the reference (and the
+#             same with --jobs <cores>, for comparison);
 #   slurm     a one-node Slurm cluster started here in the foreground (munged, slurmctld, slurmd
 #             on localhost, a generated slurm.conf in a temporary folder): first a trivial array
 #             job, then deploy/slurm/process-array.sbatch with N shards into one output folder;
@@ -46,6 +47,7 @@ batch_pid=""
 cleanup() {
     local status=$? i
     if [ -n "$batch_pid" ]; then kill -KILL "$batch_pid" 2>/dev/null || true; fi
+    if [ -n "$sampler_pid" ]; then kill "$sampler_pid" 2>/dev/null || true; fi
     if [ ${#daemon_pids[@]} -gt 0 ]; then
         scancel --quiet --full --user "$(id -un)" >/dev/null 2>&1 || true
         for i in $(seq 20); do [ -z "$(squeue --noheader 2>/dev/null)" ] && break; sleep 0.5; done
@@ -69,6 +71,25 @@ skip() { echo "SKIP  $1: $2"; results+=("SKIP  $1: $2"); skipped=$((skipped + 1)
 note() { echo "      $*"; }
 figures=()
 now() { date +%s.%N; }
+# Other work on the machine spoils the wall times: every 0.5 s, how many processes are running
+# that are not this test's heritage-lens (the copy in $work, whoever started it, Slurm included).
+sampler_pid=""
+start_sampler() {
+    ( while :; do
+        printf '%s %s\n' "$(now)" "$(ps -e -o stat=,args= | awk -v me="$work/heritage-lens" \
+            '$1 ~ /^R/ && index($0, me) == 0 && $2 != "ps" && $2 != "awk" { n++ } END { print n + 0 }')"
+        sleep 0.5
+    done ) >"$work/others.log" 2>/dev/null &
+    sampler_pid=$!
+}
+others_since() {   # mean of the samples since $1
+    awk -v t="$1" '$1 >= t { s += $2; n++ } END { printf "%.1f", n ? s / n : 0 }' "$work/others.log"
+}
+# figure LABEL T0 SECONDS: a row of the figures table for a run that started at T0
+figure() {
+    local secs=$3
+    figures+=("$1|$secs|$(awk -v f="$frames_total" -v s="$secs" 'BEGIN { printf "%.1f", f / s }')|$(others_since "$2")")
+}
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # --- tools ------------------------------------------------------------------------------------
@@ -296,7 +317,7 @@ run_single() {
     done
     frames_total=$(echo "$rows" | awk -F'\t' '{ s += $3 } END { print s }')
     pass single "${#names[@]} inputs, $frames_total frames in ${secs} s, every anchors file written"
-    figures+=("single process (1 core)|$secs|$(awk -v f="$frames_total" -v s="$secs" 'BEGIN { printf "%.1f", f / s }')")
+    figure "single process (1 core)" "$t0" "$secs"
 }
 
 # slurm_wait JOBID: until no task of the array is pending or running. Polled here rather than with
@@ -308,6 +329,19 @@ slurm_wait() {
         sleep 0.2
     done
     return 1
+}
+
+# The same batch in one process with a video per core (--jobs), for comparison with the shards.
+run_jobs() {
+    local out="$work/jobs" t0 rc=0 secs jobs
+    jobs=$(nproc)
+    mkdir -p "$out"
+    t0=$(now)
+    "$BIN" process "$in" --output-dir "$out" --jobs "$jobs" >"$work/jobs.log" 2>&1 || rc=$?
+    secs=$(since "$t0")
+    if [ "$rc" != 0 ]; then fail "jobs" "--jobs $jobs: exit status $rc: $(tail -n 3 "$work/jobs.log" | tr '\n' ' ')"; return 1; fi
+    figure "one process, --jobs $jobs" "$t0" "$secs"
+    check_outputs "one process --jobs $jobs," "$out"
 }
 
 run_slurm() {
@@ -332,7 +366,7 @@ run_slurm() {
         return 1
     fi
     pass "slurm batch" "job $jobid: $SHARDS array tasks COMPLETED with exit 0 in ${secs} s"
-    figures+=("Slurm array, $SHARDS tasks on $(nproc) CPUs|$secs|$(awk -v f="$frames_total" -v s="$secs" 'BEGIN { printf "%.1f", f / s }')")
+    figure "Slurm array, $SHARDS tasks" "$t0" "$secs"
     check_shards slurm "$out" "$SHARDS"
     check_outputs slurm "$out"
 }
@@ -348,24 +382,27 @@ run_parallel() {
         fail "parallel batch" "exit status $rc: $(tail -n 3 "$work/parallel.log" | tr '\n' ' ')"; return 1
     fi
     pass "parallel batch" "$SHARDS shards through --sshlogin :, exit 0, ${secs} s"
-    figures+=("GNU parallel --sshlogin :, $SHARDS shards|$secs|$(awk -v f="$frames_total" -v s="$secs" 'BEGIN { printf "%.1f", f / s }')")
+    figure "GNU parallel --sshlogin :, $SHARDS shards" "$t0" "$secs"
     check_shards parallel "$out" "$SHARDS"
     check_outputs parallel "$out"
 }
 
-# Kill a batch with SIGKILL in the middle of its third input or so, run the same command again,
-# and look at what the second run did.
+# Kill a batch with SIGKILL in the middle of its third input, run the same command again, and look
+# at what the second run did.
 run_resume() {
     local out="$work/resume" i rc=0 n c st complete=() stamps=() lines0 rows problems=() f base
     mkdir -p "$out"
     "$BIN" process "$in" --output-dir "$out" >"$work/resume-1.log" 2>&1 &
     batch_pid=$!
-    for i in $(seq 600); do
-        [ "$(find "$out" -maxdepth 1 -name '*.anchors.jsonl' | wc -l)" -ge 2 ] && break
+    # Two inputs complete and a third one's file being written (any name that is neither an
+    # output nor the summary: the batch's temporary name), a moment into it: the kill lands mid-file.
+    for i in $(seq 1200); do
+        [ "$(find "$out" -maxdepth 1 -name '*.anchors.jsonl' | wc -l)" -ge 2 ] \
+            && [ -n "$(find "$out" -maxdepth 1 -type f ! -name '*.anchors.jsonl' ! -name 'summary*.jsonl')" ] && break
         kill -0 "$batch_pid" 2>/dev/null || break
-        sleep 0.1
+        sleep 0.05
     done
-    sleep 1.5   # into the next input (each takes a few seconds), so the kill lands mid-file
+    sleep 0.3
     if ! kill -KILL "$batch_pid" 2>/dev/null; then
         batch_pid=""
         fail resume "the first run ended before it could be killed ($(tail -n 1 "$work/resume-1.log"))"; return 1
@@ -381,7 +418,7 @@ run_resume() {
         fi
     done
     note "killed with SIGKILL after ${#complete[@]} of ${#names[@]} inputs: ${complete[*]}"
-    note "left by the kill: $(cd "$out" && find . -maxdepth 1 -type f ! -name '*.anchors.jsonl' ! -name 'summary*.jsonl' -printf '%f ' )"
+    note "left by the kill: $(cd "$out" && find . -maxdepth 1 -type f ! -name '*.anchors.jsonl' ! -name 'summary*.jsonl' -printf '%f (%s bytes) ')"
     if [ ${#complete[@]} -ge ${#names[@]} ]; then
         fail resume "every input was complete at the kill; nothing left to resume"; return 1
     fi
@@ -451,8 +488,9 @@ fi
 if wants single || wants slurm || wants parallel || wants resume; then
     if [ "$have_batch" = 0 ]; then
         skip "batch runs" "$batch_why"
-    elif make_inputs; then
+    elif start_sampler && make_inputs; then
         if run_single; then
+            if wants single; then run_jobs || true; fi
             if wants slurm; then
                 if [ "$slurm_up" = 1 ]; then run_slurm || true; else skip "slurm batch" "${slurm_why:-no cluster}"; fi
             fi
@@ -469,11 +507,12 @@ fi
 echo
 if [ ${#figures[@]} -gt 0 ]; then
     echo "wall time for the same ${#names[@]} videos ($frames_total frames) on $(nproc) CPUs:"
-    printf '  %-40s %8s %10s\n' run seconds frames/s
+    printf '  %-40s %8s %9s %8s\n' run seconds frames/s others
     for f in "${figures[@]}"; do
-        IFS='|' read -r what secs fps <<<"$f"
-        printf '  %-40s %8s %10s\n' "$what" "$secs" "$fps"
+        IFS='|' read -r what secs fps others <<<"$f"
+        printf '  %-40s %8s %9s %8s\n' "$what" "$secs" "$fps" "$others"
     done
+    echo "  (others: processes running besides this test's, on average; above 0 the times are not comparable)"
     echo
 fi
 for r in "${results[@]}"; do echo "$r"; done
