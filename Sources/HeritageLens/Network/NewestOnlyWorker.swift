@@ -13,12 +13,18 @@ public final class NewestOnlyWorker<Value>: @unchecked Sendable {
     private var busy = false
     private var skippedCount = 0
     private var thread: Thread?
+    /// Signalled by the thread as it ends: `finish` joins it.
+    private let exited = DispatchSemaphore(value: 0)
     /// Longest a value waits for a frame to end before it is handled anyway.
     private let gateLimitNanoseconds: Int64 = 20_000_000
 
     public init(name: String, handle: @escaping (Value) -> Void) {
         self.handle = handle
-        let t = Thread { [weak self] in self?.loop() }
+        let exited = self.exited
+        let t = Thread { [weak self] in
+            self?.loop()
+            exited.signal()
+        }
         t.name = name
         thread = t
         t.start()
@@ -74,7 +80,7 @@ public final class NewestOnlyWorker<Value>: @unchecked Sendable {
             running = false
             condition.broadcast()
         }
-        while let t = thread, !t.isFinished { usleep(1_000) }
+        if thread != nil { exited.wait() }
         thread = nil
     }
 }

@@ -61,6 +61,8 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     private var running = true
     private var failure: Error?
     private var thread: Thread?
+    /// Signalled by the thread as it ends: `finish` joins it.
+    private let exited = DispatchSemaphore(value: 0)
 
     /// Nice value of the background thread: among workers sharing the idle time, the one with
     /// the lower value gets the larger share (CFS weights: nice 10 gets twice the share of nice 13).
@@ -76,7 +78,11 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
         self.mode = mode
         self.niceness = niceness
         guard mode != .inline else { return }
-        let t = Thread { [weak self] in self?.loop() }
+        let exited = self.exited
+        let t = Thread { [weak self] in
+            self?.loop()
+            exited.signal()
+        }
         t.name = name
         thread = t
         t.start()
@@ -201,7 +207,7 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
             running = false
             condition.broadcast()
         }
-        while let t = thread, !t.isFinished { usleep(2_000) }
+        if thread != nil { exited.wait() }
         thread = nil
     }
 }

@@ -49,6 +49,8 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
     private var failure: Error?
     private var running = true
     private var thread: Thread?
+    /// Signalled by the capture thread as it ends: `close` joins it before closing the device.
+    private let exited = DispatchSemaphore(value: 0)
     /// Touched by the capture thread, then by close() once that thread has ended.
     private var grabberClosed = false
     private var firstCapture: UInt64?
@@ -58,7 +60,11 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
     public init(grabber: FrameGrabber, options: Options = Options()) {
         self.grabber = grabber
         self.options = options
-        let thread = Thread { [weak self] in self?.captureLoop() }
+        let exited = self.exited
+        let thread = Thread { [weak self] in
+            self?.captureLoop()
+            exited.signal()
+        }
         thread.name = "heritage-lens capture"
         thread.qualityOfService = .userInteractive
         self.thread = thread
@@ -142,7 +148,7 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
         }
         guard wasRunning else { return }
         // The loop's grab wakes within its 200 ms timeout; wait for it before closing the device.
-        while thread?.isFinished == false && thread?.isExecuting == true { usleep(5_000) }
+        exited.wait()
         thread = nil
         if !grabberClosed { grabber.close() }
         grabberClosed = true
