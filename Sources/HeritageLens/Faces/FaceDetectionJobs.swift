@@ -8,6 +8,10 @@ public enum FaceDetectionJob: Hashable, Sendable {
     case search
     /// Around one track, to confirm a face is still there.
     case verify(trackID: Int, region: Rect)
+    /// Where a track was just lost without a cut: the face is most likely still there, its look
+    /// dipped (turned, blurred) for longer than the track could wait. Searched at the face's own
+    /// scale; what it finds starts tracks as a search's detections do.
+    case recover(region: Rect)
 }
 
 /// What a job found, on which frame, at what cost.
@@ -62,10 +66,18 @@ public struct DetectionRunner {
                 return d
             }
         case .verify(_, let region):
-            // The face is about region/1.8 wide; bring it to ~110 px (the window is 80).
-            let face = region.width / 1.8
-            let scale = min(2.5, max(0.4, 110 / face))
-            return try detector.detect(in: gray, region: region, scale: scale)
+            return try detector.detect(in: gray, region: region, scale: Self.regionScale(region))
+        case .recover(let region):
+            return try detector.detect(in: try exposed(gray), region: region, scale: Self.regionScale(region)).map { d in
+                var d = d
+                d.landmarks = try predictor.fit(in: gray, box: d.box)
+                return d
+            }
         }
+    }
+
+    /// A region 1.8 face boxes wide: the face brought to ~110 px (the detector's window is 80).
+    static func regionScale(_ region: Rect) -> Double {
+        min(2.5, max(0.4, 110 / (region.width / 1.8)))
     }
 }

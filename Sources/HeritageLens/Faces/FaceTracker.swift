@@ -95,6 +95,14 @@ public final class FaceTracker {
         var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
     }
 
+    /// A region searched every `recoveryInterval` frames for `recoveryFrames` after a track was
+    /// lost there.
+    struct Recovery {
+        let region: Rect
+        let after: Int
+        let until: Int
+    }
+
     struct LostTrack {
         let id: Int
         let box: Rect
@@ -115,6 +123,9 @@ public final class FaceTracker {
     private var schedule: DetectionSchedule
     private var tracks: [Track] = []
     private var lost: [LostTrack] = []
+    private var recoveries: [Recovery] = []
+    let recoveryInterval = 3
+    let recoveryFrames = 45
     private var nextID = 1
     private var frameSize = Size(width: 0, height: 0)
     private var frameIndex = 0
@@ -189,6 +200,10 @@ public final class FaceTracker {
             jobs.append(.verify(trackID: id, region: Rect(x: box.centre.x - side / 2, y: box.centre.y - side / 2,
                                                            width: side, height: side)))
         }
+        recoveries.removeAll { frameIndex > $0.until || $0.after < lastCut }
+        for r in recoveries where (frameIndex - r.after) % recoveryInterval == 0 {
+            jobs.append(.recover(region: r.region))
+        }
         guard !jobs.isEmpty else { return }
         try worker.submit(jobs, on: gray, frameIndex: frameIndex)
     }
@@ -217,7 +232,19 @@ public final class FaceTracker {
         let before = tracks.count
         tracks.removeAll { t in
             let drop = t.misses > options.maximumMisses
-            if drop { lost.append(LostTrack(id: t.id, box: t.frame.detectorBox, time: time)) }
+            if drop {
+                let box = t.frame.detectorBox
+                lost.append(LostTrack(id: t.id, box: box, time: time))
+                // Not after a cut (that face is gone) nor at the edge (it left): look again there.
+                let margin = box.width * 0.3
+                if !cutNow && box.x > margin && box.y > margin && box.x + box.width < Double(frameSize.width) - margin
+                    && box.y + box.height < Double(frameSize.height) - margin {
+                    let side = box.width * 1.8
+                    recoveries.append(Recovery(region: Rect(x: box.centre.x - side / 2, y: box.centre.y - side / 2,
+                                                            width: side, height: side),
+                                               after: frameIndex, until: frameIndex + recoveryFrames))
+                }
+            }
             return drop
         }
         // A face just lost may be there still, moved faster than the fit could follow.
@@ -357,7 +384,7 @@ public final class FaceTracker {
                                                      height: d.box.height), gray: gray)
                 }
             }
-        case .search:
+        case .search, .recover:
             for detection in result.detections.sorted(by: { $0.score > $1.score }) {
                 if tracks.contains(where: { $0.frame.detectorBox.iou(detection.box) > 0.25 }) { continue }
                 guard tracks.count < options.maximumFaces, detection.score >= options.weakDetectionThreshold else { continue }
@@ -393,6 +420,10 @@ public final class FaceTracker {
         guard score >= needed else { return }
         // A face found again where one was just lost keeps its id.
         let box = FaceFrame(landmarks: fitted).detectorBox
+        recoveries.removeAll { r in
+            let c = box.centre
+            return c.x >= r.region.x && c.y >= r.region.y && c.x < r.region.x + r.region.width && c.y < r.region.y + r.region.height
+        }
         var id: Int
         var confirmed = detection.score >= options.detectionThreshold && score >= options.confirmAtOnceScore
         if let j = lost.firstIndex(where: { $0.box.iou(box) > 0.2 || $0.box.centre.distance(to: box.centre) < $0.box.width * 0.5 }) {

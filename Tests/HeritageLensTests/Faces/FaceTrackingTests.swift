@@ -175,4 +175,32 @@ struct FaceTrackingTests {
         #expect(frames[change - 1].faces.count == 1)
         #expect(lastAnchoredFrame(frames) < change + 3, "anchors until frame \(lastAnchoredFrame(frames))")
     }
+
+    /// One of two faces blurred past recognition for 20 frames (the frame's cells hardly change: no
+    /// cut, nothing new for a search to look for): once it is sharp again it is found within a few
+    /// frames, because the place it was lost is searched again, not at the next search for new
+    /// faces, up to 45 frames later in a still scene.
+    @Test func aFaceLostBesideAnotherIsLookedForWhereItWasLost() throws {
+        let (image, truth) = try portrait()
+        let eye = FaceFrame(landmarks: truth)
+        let blurred = try image.copy()
+        try blurred.blur(kernel: 41, sigma: 9)
+        let (hidden, shown) = (30, 50)
+        let place = { (x: Double) in
+            Homography.similarity(pivot: eye.eyeMidpoint, scale: 50 / eye.eyeDistance, angle: 0, position: Point2(x, 220))
+        }
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
+            .init(name: "left", image: image) { _ in place(170) },
+            .init(name: "right", image: image) { i in (hidden..<shown).contains(i) ? nil : place(470) },
+            .init(name: "right blurred", image: blurred) { i in (hidden..<shown).contains(i) ? place(470) : nil },
+        ], effects: .init(noiseSigma: 3))
+        let frames = try anchors(of: scene, frames: shown + 15)
+        let right = { (f: FrameAnchors) in f.faces.contains { $0.boundingBox.centre.x > 320 } }
+        let left = { (f: FrameAnchors) in f.faces.contains { $0.boundingBox.centre.x < 320 } }
+        #expect(right(frames[hidden - 1]) && left(frames[hidden - 1]))
+        #expect(!right(frames[shown - 1]), "the blurred face must be lost")
+        #expect(frames[hidden...].allSatisfy(left), "the other face stays tracked")
+        let back = frames[shown...].first(where: right)?.frame
+        #expect(back != nil && back! <= shown + 2, "found again at frame \(back.map(String.init) ?? "never"), sharp from \(shown)")
+    }
 }
