@@ -77,7 +77,7 @@ sampler_pid=""
 start_sampler() {
     ( while :; do
         printf '%s %s\n' "$(now)" "$(ps -e -o stat=,args= | awk -v me="$work/heritage-lens" \
-            '$1 ~ /^R/ && index($0, me) == 0 && $2 != "ps" && $2 != "awk" { n++ } END { print n + 0 }')"
+            '$1 ~ /^R/ && index($0, me) == 0 && $2 != "ps" && $2 != "awk" && $2 !~ /^\[/ { n++ } END { print n + 0 }')"
         sleep 0.5
     done ) >"$work/others.log" 2>/dev/null &
     sampler_pid=$!
