@@ -228,7 +228,8 @@ struct PipelineAssembly {
             report += String(format: " (%.1f fps)", Double(summary.framesProcessed) / summary.wallSeconds)
         }
         if summary.framesDropped > 0 { report += ", \(summary.framesDropped) dropped to keep up" }
-        if let video { report += "; video: \(video.path) (\(video.codec), \(video.framesWritten) frames)" }
+        // A batch's video is still under its temporary name here; the batch names the outputs.
+        if let video, showsProgress { report += "; video: \(video.path) (\(video.codec), \(video.framesWritten) frames)" }
         for path in snapshots.written { report += "; snapshot: \(path)" }
         if let images = source as? ImageSource, !images.skippedImages.isEmpty {
             report += "; \(images.skippedImages.count) image\(images.skippedImages.count == 1 ? "" : "s") skipped"
