@@ -172,9 +172,5 @@ void cb_default_quit_signal(void) {
 int32_t cb_stop_requested(void) { return stop_count > 0 ? 1 : 0; }
 int32_t cb_stop_signal(void) { return stop_signal; }
 void cb_request_stop(void) { if (stop_count == 0) stop_count = 1; }
-void cb_clear_stop(void) {
-    stop_count = 0;
-    stop_signal = 0;
-}
 
 }  // extern "C"

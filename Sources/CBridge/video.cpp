@@ -73,10 +73,6 @@ int32_t cb_video_reader_read(cb_video_reader *r, cb_image *dst, double *pts_ms) 
     })
 }
 
-int32_t cb_video_reader_skip(cb_video_reader *r) {
-    CB_GUARD(-1, { return r->cap.grab() ? 1 : 0; })
-}
-
 void cb_video_reader_free(cb_video_reader *r) { delete r; }
 
 }  // extern "C"

@@ -149,7 +149,8 @@ struct Bench: ParsableCommand {
         }
         let metricsSink = try metricsPath.map { try MetricsSink(path: $0) }
         let pipeline = Pipeline(source: source, stages: stages, sinks: sinkList, metrics: metricsSink,
-                                options: .init(tier: t == .high ? .high : .low, frameLimit: frames))
+                                options: .init(tier: t == .high ? .high : .low, frameLimit: frames),
+                                logger: .component("pipeline"))
         let budget = options.budgetMs ?? 1000 / max(1, source.framesPerSecond)
         if t == .auto { pipeline.setTier(.auto, budgetMilliseconds: budget) }
         pipeline.options.slowdown = options.emulateSlow

@@ -31,7 +31,7 @@ struct EvalCards: ParsableCommand {
             var scores: [CardSequenceScore] = []
             for sequence in try self.sequences.selected(built, name: \.name) {
                 let tracker = try CardTracker(cards: set, background: self.sequences.backgroundDetection,
-                                              intrinsics: .assumed(for: sequence.scene.size))
+                                              intrinsics: .assumed(for: sequence.scene.size), logger: .component("cards"))
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     stages: [CardRecognitionStage(tracker: tracker),

@@ -98,7 +98,7 @@ struct EvalFaces: ParsableCommand {
                     continue
                 }
                 let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: appearance,
-                                          background: self.sequences.backgroundDetection)
+                                          background: self.sequences.backgroundDetection, logger: .component("faces"))
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     stages: [FaceDetectionStage(tracker: tracker),

@@ -48,7 +48,7 @@ enum KernelCatalog {
             return { _ = try reference.referenceFit(in: f.grays[1], centre: face.detectorBoxCentre, side: face.detectorBoxSide, roll: face.roll) }
         },
         Kernel(name: "face-track", summary: "face tracker update, one face (fit, checks, smoothing)") { f in
-            let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), background: false)
+            let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), background: false, logger: .component("faces"))
             var i = 0
             func step(detect: Bool) throws {
                 let gray = f.grays[i % 2]
@@ -61,9 +61,9 @@ enum KernelCatalog {
             return { try step(detect: false) }
         },
         Kernel(name: "face-pose", summary: "head pose, solvePnP refined from the last pose") { f in
-            let solver = FacePoseSolver(intrinsics: f.intrinsics)
+            let solver = PoseSolver(intrinsics: f.intrinsics)
             let previous = f.face.pose
-            return { _ = solver.pose(landmarks: f.face.landmarks, previous: previous) }
+            return { _ = solver.headPose(landmarks: f.face.landmarks, previous: previous) }
         },
         Kernel(name: "orb", summary: "ORB, 1500 features on the frame (recognition's first step)") { f in
             let orb = try ORBExtractor(features: 1500)
@@ -81,7 +81,7 @@ enum KernelCatalog {
             return { _ = try recognizer.recognize(in: f.grays[0]) }
         },
         Kernel(name: "card-track", summary: "card tracker update, one card (flow, re-alignment, smoothing)") { f in
-            let tracker = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics)
+            let tracker = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics, logger: .component("cards"))
             var i = 0
             var found = false
             func step(recognize: Bool) throws {
@@ -95,9 +95,9 @@ enum KernelCatalog {
             return { try step(recognize: false) }
         },
         Kernel(name: "card-pose", summary: "card pose, IPPE from four corners") { f in
-            let solver = CardPoseSolver(intrinsics: f.intrinsics)
+            let solver = PoseSolver(intrinsics: f.intrinsics)
             let plane = f.cards.cards.first { $0.id == f.card.id }!.plane
-            return { _ = solver.pose(corners: f.card.corners, plane: plane) }
+            return { _ = solver.cardPose(corners: f.card.corners, plane: plane) }
         },
         Kernel(name: "mask-low", summary: "dragon mask, low tier (one similarity warp)") { f in
             try maskKernel(f, tier: .low)
@@ -138,8 +138,8 @@ enum KernelCatalog {
     /// The stages a live run puts on the frame path (detection and recognition go to idle time,
     /// so they are primed here and then left out).
     private static func frameKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
-        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), background: false)
-        let cards = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics)
+        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), background: false, logger: .component("faces"))
+        let cards = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics, logger: .component("cards"))
         let path: [FrameStage] = [
             GrayConversionStage(),
             FaceTrackingStage(tracker: faces, backgroundDetection: false),
@@ -200,8 +200,8 @@ final class KernelFixture {
         intrinsics = Intrinsics.assumed(for: source.size)
         cards = try CardSet(folder: ProjectAssets.path("Samples/cards"))
         predictor = try LandmarkPredictor()
-        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: predictor, appearance: try FaceAppearanceCheck(), background: false)
-        let cardTracker = try CardTracker(cards: cards, background: false, intrinsics: intrinsics)
+        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: predictor, appearance: try FaceAppearanceCheck(), background: false, logger: .component("faces"))
+        let cardTracker = try CardTracker(cards: cards, background: false, intrinsics: intrinsics, logger: .component("cards"))
         let stages: [FrameStage] = [
             GrayConversionStage(), FaceDetectionStage(tracker: faces), FaceTrackingStage(tracker: faces, backgroundDetection: false),
             CardRecognitionStage(tracker: cardTracker), CardTrackingStage(tracker: cardTracker, backgroundRecognition: false),

@@ -84,11 +84,13 @@ struct PipelineAssembly {
             }
             options.maximumFaces = faces.maxFaces
             faceTracker = FaceTracker(detector: detector, predictor: predictor, appearance: try FaceAppearanceCheck(),
-                                      background: backgroundDetection, beside: cores > 1, options: options)
+                                      background: backgroundDetection, beside: cores > 1, options: options,
+                                      logger: .component("faces"))
         }
         if let cardSet {
             cardTracker = try CardTracker(cards: cardSet, background: backgroundDetection, beside: cores > 1,
-                                          intrinsics: analysis.scale == 1 ? intrinsics : intrinsics.scaled(to: analysis.size))
+                                          intrinsics: analysis.scale == 1 ? intrinsics : intrinsics.scaled(to: analysis.size),
+                                          logger: .component("cards"))
         }
         // Recognition is handed its frame first, so that on several cores it runs while the faces
         // are searched and followed; each result is taken on its own frame whatever the core count.
@@ -179,7 +181,8 @@ struct PipelineAssembly {
         let recorder = live != nil ? BenchRecorder() : nil
         if let recorder { sinks.insert(recorder, at: 0) }
         let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, metrics: metrics,
-                                options: .init(tier: run.tier == .high ? .high : .low, frameLimit: run.frames))
+                                options: .init(tier: run.tier == .high ? .high : .low, frameLimit: run.frames),
+                                logger: .component("pipeline"))
         pipeline.options.slowdown = run.emulateSlow
         if run.emulateSlow > 1 { logger.notice("emulating a machine \(run.emulateSlow)x slower: every stage is stretched by busy-waiting") }
         let budget = run.budgetMs ?? 1000 / max(1, source.framesPerSecond)

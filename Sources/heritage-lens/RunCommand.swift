@@ -69,7 +69,7 @@ struct Run: ParsableCommand {
             let backend = self.backend, fps = self.fps
             var announced = false
             // Opened again after a failure: an unplugged camera is waited for, not fatal.
-            let source = try ReconnectingCameraSource(name: path) { () throws -> FrameGrabber in
+            let source = try ReconnectingCameraSource(name: path, logger: .component("camera")) { () throws -> FrameGrabber in
                 switch backend {
                 case .v4l2:
                     let g = try V4L2Grabber(path: path, negotiator: CameraModeNegotiator(requestedSize: requested,

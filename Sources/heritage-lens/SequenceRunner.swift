@@ -52,7 +52,7 @@ struct SequenceRunner {
             sinks.append(try VideoFileSink(path: "\(videos)/\(name).mp4", size: scene.size, framesPerSecond: 30))
         }
         let source = try SceneSource(name: name, scene: scene, frameCount: frameCount, paced: paced)
-        let pipeline = Pipeline(source: source, stages: stages, sinks: sinks)
+        let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, logger: .component("pipeline"))
         var times: [Double] = []
         pipeline.onFrame = { m in times.append(stageNames.compactMap { m.milliseconds(of: $0) }.reduce(0, +)) }
         _ = try pipeline.run()
@@ -68,7 +68,7 @@ struct SequenceRunner {
         let path = (folder as NSString).appendingPathComponent(name + ".mp4")
         let source = try SceneSource(name: name, scene: scene, frameCount: frameCount, paced: false)
         let sink = try VideoFileSink(path: path, size: scene.size, framesPerSecond: 30)
-        _ = try Pipeline(source: source, stages: [], sinks: [sink]).run()
+        _ = try Pipeline(source: source, stages: [], sinks: [sink], logger: .component("pipeline")).run()
         let lines = (0..<frameCount).map { i in
             FrameAnchors(frame: i, time: Double(i) / 30, size: scene.size,
                          faces: truth(i).sorted { $0.key < $1.key }.map { key, points in

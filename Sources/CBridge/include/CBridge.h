@@ -80,7 +80,6 @@ int32_t cb_stop_requested(void);
 int32_t cb_stop_signal(void);
 /** Sets the flag as a signal would (tests, stall handling). */
 void cb_request_stop(void);
-void cb_clear_stop(void);
 
 /* ---------------------------------------------------------------- images (cv::Mat) */
 
@@ -196,8 +195,6 @@ int32_t cb_video_reader_info(const cb_video_reader *r, cb_video_info *out);
 /** 1 a frame was read into dst (8-bit BGR) with its presentation time in ms, 0 end of stream,
  *  -1 error. */
 int32_t cb_video_reader_read(cb_video_reader *r, cb_image *dst, double *pts_ms);
-/** Skips one frame without decoding it to BGR: 1 skipped, 0 end. */
-int32_t cb_video_reader_skip(cb_video_reader *r);
 void cb_video_reader_free(cb_video_reader *r);
 
 typedef struct cb_video_writer cb_video_writer;

@@ -46,6 +46,14 @@ public struct Intrinsics: Hashable, Sendable {
                           distortion: distortion, size: newSize, origin: origin + " scaled to \(newSize)")
     }
 
+    /// Pixel position of a point in the camera's frame (metres, z forward), by the ideal pinhole:
+    /// the distortion terms are not applied. Callers check `z > 0` first where a point can be
+    /// behind the camera.
+    public func project(_ p: Vector3) -> Point2 {
+        // (fx * x) / z, not fx * (x / z): the order is part of the output (anchors are compared bit for bit).
+        Point2(fx * p.x / p.z + cx, fy * p.y / p.z + cy)
+    }
+
     /// Row-major camera matrix.
     public var cameraMatrix: [Double] { [fx, 0, cx, 0, fy, cy, 0, 0, 1] }
 

@@ -45,7 +45,7 @@ public final class CardTracker {
         let cardIndex: Int
         var homography: Homography
         var misses = 0
-        var filter: OneEuroVectorFilter
+        var smoother: AnchorSmoother
         var corners: [Point2] = []
         var visible = true
     }
@@ -69,7 +69,7 @@ public final class CardTracker {
     private var spareGray = Image()
     private let scratch = Image()
     private let rendered = Image()
-    private let logger = Logger(label: "heritage-lens.cards")
+    private let logger: Logger
     /// CPU ms of recognition whose results arrived this frame.
     public private(set) var recognitionMilliseconds = 0.0
 
@@ -78,7 +78,9 @@ public final class CardTracker {
     /// `beside`: recognition on a second core while the faces are followed, its result taken on
     /// its own frame as inline.
     public init(cards: CardSet, background: Bool, beside: Bool = false, intrinsics: Intrinsics? = nil,
-                options: Options = Options(), recognizer: CardRecognizer.Options = .init()) throws {
+                options: Options = Options(), recognizer: CardRecognizer.Options = .init(),
+                logger: Logger = Logger(label: "heritage-lens.cards")) throws {
+        self.logger = logger
         var recognizer = recognizer
         if let intrinsics { recognizer.view = RectangleView(intrinsics: intrinsics) }
         view = recognizer.view
@@ -169,8 +171,7 @@ public final class CardTracker {
             let card = cards.cards[tracks[i].cardIndex]
             let raw = card.corners.map(tracks[i].homography.apply)
             let unit = max(1, raw[0].distance(to: raw[1]) / 10)
-            let flat = tracks[i].filter.filter(raw.flatMap { [$0.x, $0.y] }, at: time, unit: unit)
-            tracks[i].corners = (0..<4).map { Point2(flat[2 * $0], flat[2 * $0 + 1]) }
+            tracks[i].corners = tracks[i].smoother.smooth(raw, at: time, unit: unit)
             anchors.append(CardAnchor(id: card.id, corners: tracks[i].corners, pose: nil))
         }
         return anchors.sorted { $0.id < $1.id }
@@ -355,7 +356,7 @@ public final class CardTracker {
         }
         logger.debug("card \(card.id) found\(inliers.map { " with \($0) inliers" } ?? " (late, brought forward)")")
         tracks.append(Track(cardIndex: cardIndex, homography: current,
-                            filter: OneEuroVectorFilter(count: 8, options: options.smoothing)))
+                            smoother: AnchorSmoother(points: 4, options: options.smoothing)))
     }
 
     public func finish() { worker.finish() }

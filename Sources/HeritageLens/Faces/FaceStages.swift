@@ -42,17 +42,15 @@ public final class FaceTrackingStage: FrameStage {
 /// filter.
 public final class PoseStage: FrameStage {
     public let name = "pose"
-    private let faceSolver: FacePoseSolver
-    private let cardSolver: CardPoseSolver
+    private let solver: PoseSolver
     private let planes: [String: CardPlane]
     private let smoothing: OneEuroFilter.Options
-    private var faceState: [Int: (pose: Pose, filter: OneEuroVectorFilter, lastFrame: Int)] = [:]
-    private var cardFilters: [String: (filter: OneEuroVectorFilter, lastFrame: Int)] = [:]
+    private var faceState: [Int: (pose: Pose, smoother: AnchorSmoother, lastFrame: Int)] = [:]
+    private var cardSmoothers: [String: (smoother: AnchorSmoother, lastFrame: Int)] = [:]
 
     public init(intrinsics: Intrinsics, cards: CardSet? = nil,
                 smoothing: OneEuroFilter.Options = OneEuroFilter.Options(minCutoff: 1.0, beta: 0.8, derivativeCutoff: 1.0)) {
-        faceSolver = FacePoseSolver(intrinsics: intrinsics)
-        cardSolver = CardPoseSolver(intrinsics: intrinsics)
+        solver = PoseSolver(intrinsics: intrinsics)
         planes = Dictionary(uniqueKeysWithValues: (cards?.cards ?? []).map { ($0.id, $0.plane) })
         self.smoothing = smoothing
     }
@@ -62,25 +60,20 @@ public final class PoseStage: FrameStage {
         for i in work.anchors.faces.indices {
             let face = work.anchors.faces[i]
             let previous = faceState[face.id].flatMap { frame - $0.lastFrame <= 2 ? $0.pose : nil }
-            guard let raw = faceSolver.pose(landmarks: face.landmarks, previous: previous) else { continue }
-            var filter = faceState[face.id]?.filter ?? OneEuroVectorFilter(count: 6, options: smoothing)
-            if previous == nil { filter.reset() }
-            work.anchors.faces[i].pose = smoothed(raw, with: &filter, at: work.frame.time)
-            faceState[face.id] = (raw, filter, frame)
+            guard let raw = solver.headPose(landmarks: face.landmarks, previous: previous) else { continue }
+            var smoother = faceState[face.id]?.smoother ?? .pose(options: smoothing)
+            if previous == nil { smoother.reset() }
+            work.anchors.faces[i].pose = smoother.smooth(raw, at: work.frame.time)
+            faceState[face.id] = (raw, smoother, frame)
         }
         for i in work.anchors.cards.indices {
             let card = work.anchors.cards[i]
-            guard let plane = planes[card.id], let raw = cardSolver.pose(corners: card.corners, plane: plane) else { continue }
-            var entry = cardFilters[card.id] ?? (OneEuroVectorFilter(count: 6, options: smoothing), frame)
-            if frame - entry.lastFrame > 2 { entry.filter.reset() }
-            work.anchors.cards[i].pose = smoothed(raw, with: &entry.filter, at: work.frame.time)
-            cardFilters[card.id] = (entry.filter, frame)
+            guard let plane = planes[card.id], let raw = solver.cardPose(corners: card.corners, plane: plane) else { continue }
+            var entry = cardSmoothers[card.id] ?? (.pose(options: smoothing), frame)
+            if frame - entry.lastFrame > 2 { entry.smoother.reset() }
+            work.anchors.cards[i].pose = entry.smoother.smooth(raw, at: work.frame.time)
+            cardSmoothers[card.id] = (entry.smoother, frame)
         }
         faceState = faceState.filter { frame - $0.value.lastFrame < 60 }
-    }
-
-    private func smoothed(_ raw: Pose, with filter: inout OneEuroVectorFilter, at time: Double) -> Pose {
-        let v = filter.filter(raw.rotation.array + raw.translation.array, at: time)
-        return Pose(rotation: Vector3(v[0], v[1], v[2]), translation: Vector3(v[3], v[4], v[5]))
     }
 }

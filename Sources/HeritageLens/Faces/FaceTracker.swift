@@ -67,7 +67,7 @@ public final class FaceTracker {
         let id: Int
         var landmarks: [Point2]
         var previousCentre: Point2?
-        var filter: OneEuroVectorFilter
+        var smoother: AnchorSmoother
         var smoothed: [Point2]
         var hits = 0
         var misses = 0
@@ -145,14 +145,15 @@ public final class FaceTracker {
     let slowMotion = 0.15
     /// How much better a detection's fit must score to replace a track's own.
     let refitGain = 0.3
-    private var logger = Logger(label: "heritage-lens.faces")
+    private var logger: Logger
     /// CPU ms of detection work whose results arrived this frame, by job kind.
     public private(set) var detectionMilliseconds = 0.0
 
     /// `background`: run detection on an idle-time thread (live) instead of inline (deterministic).
     /// `beside`: inline results, but the work runs on a second core while the tracks are followed.
     public init(detector: FaceDetector, predictor: LandmarkPredictor, appearance: FaceAppearanceCheck, background: Bool,
-                beside: Bool = false, options: Options = Options()) {
+                beside: Bool = false, options: Options = Options(), logger: Logger = Logger(label: "heritage-lens.faces")) {
+        self.logger = logger
         self.predictor = predictor
         self.appearance = appearance
         let runner = DetectionRunner(detector: detector, predictor: predictor, minimumEyeDistance: options.minimumEyeDistance)
@@ -361,9 +362,7 @@ public final class FaceTracker {
         if t.hits >= options.confirmAfter { t.confirmed = true }
         if t.recentCentres.count >= recentFrames { t.recentCentres.removeFirst(t.recentCentres.count - recentFrames + 1) }
         t.recentCentres.append((frameIndex, FaceFrame(landmarks: points).detectorBoxCentre))
-        let unit = FaceFrame(landmarks: points).eyeDistance
-        let flat = t.filter.filter(points.flatMap { [$0.x, $0.y] }, at: time, unit: unit)
-        t.smoothed = (0..<68).map { Point2(flat[2 * $0], flat[2 * $0 + 1]) }
+        t.smoothed = t.smoother.smooth(points, at: time, unit: FaceFrame(landmarks: points).eyeDistance)
     }
 
     private func take(_ result: FaceDetectionResult, gray: Image, framesLate: Int, time: Double) throws {
@@ -435,7 +434,7 @@ public final class FaceTracker {
             nextID += 1
         }
         var track = Track(id: id, landmarks: fitted,
-                          filter: OneEuroVectorFilter(count: 136, options: options.smoothing),
+                          smoother: AnchorSmoother(points: 68, options: options.smoothing),
                           smoothed: fitted, lastSeen: time)
         accept(fitted, into: &track, time: time)
         track.confirmed = track.confirmed || confirmed
@@ -478,8 +477,8 @@ public final class FaceTracker {
         t.previousCentre = t.previousCentre.map { $0 + (new.eyeMidpoint - t.frame.eyeMidpoint) }
         t.landmarks = fitted
         t.smoothed = fitted
-        t.filter = OneEuroVectorFilter(count: 136, options: options.smoothing)
-        _ = t.filter.filter(fitted.flatMap { [$0.x, $0.y] }, at: t.lastSeen, unit: new.eyeDistance)
+        t.smoother = AnchorSmoother(points: 68, options: options.smoothing)
+        _ = t.smoother.smooth(fitted, at: t.lastSeen, unit: new.eyeDistance)
         if let last = t.recentCentres.indices.last { t.recentCentres[last].centre = new.detectorBoxCentre }
         t.lastScore = score
     }

@@ -27,10 +27,7 @@ public final class AnchorOverlayStage: FrameStage {
 
     /// x red, y green, z blue, from the object's origin.
     private func drawAxes(_ pose: Pose, on image: Image, length: Double) {
-        func project(_ p: Vector3) -> Point2 {
-            let c = pose.transform(p)
-            return Point2(intrinsics.fx * c.x / c.z + intrinsics.cx, intrinsics.fy * c.y / c.z + intrinsics.cy)
-        }
+        func project(_ p: Vector3) -> Point2 { intrinsics.project(pose.transform(p)) }
         let o = project(.zero)
         image.drawLine(from: o, to: project(Vector3(length, 0, 0)), colour: Colour(red: 255, green: 40, blue: 40), thickness: 2)
         image.drawLine(from: o, to: project(Vector3(0, length, 0)), colour: Colour(red: 40, green: 255, blue: 40), thickness: 2)

@@ -49,11 +49,12 @@ public final class Pipeline {
     /// Called after each frame with its metrics (progress lines, bench histograms, the overlay).
     public var onFrame: ((FrameMetrics) -> Void)?
     private var stopRequested = false
-    private let logger = Logger(label: "heritage-lens.pipeline")
+    private let logger: Logger
 
     public init(source: FrameSource, stages: [FrameStage], sinks: [FrameSink], metrics: MetricsSink? = nil,
-                options: Options = Options()) {
+                options: Options = Options(), logger: Logger = Logger(label: "heritage-lens.pipeline")) {
         self.source = source
+        self.logger = logger
         self.stages = stages
         self.sinks = sinks
         self.metrics = metrics

@@ -110,7 +110,7 @@ public final class CardEffects {
             func projectWithDepth(_ u: Double, _ v: Double, _ lift: Double) -> (Point2, Double)? {
                 let c = pose.transform(Vector3(u * plane.width, v * plane.height, -lift * plane.width))
                 guard c.z > 0.01 else { return nil }
-                return (Point2(intrinsics.fx * c.x / c.z + intrinsics.cx, intrinsics.fy * c.y / c.z + intrinsics.cy), c.z)
+                return (intrinsics.project(c), c.z)
             }
             func project(_ u: Double, _ v: Double, _ lift: Double) -> Point2? { projectWithDepth(u, v, lift)?.0 }
             let pixelsPerMetre = intrinsics.fx / max(0.05, pose.translation.z)

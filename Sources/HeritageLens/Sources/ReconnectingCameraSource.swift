@@ -33,13 +33,14 @@ public final class ReconnectingCameraSource: FrameSource {
     private var timeOffset = 0.0
     private var lastTime = 0.0
     private let sleep: (Double) -> Void
-    private let logger = Logger(label: "heritage-lens.camera")
+    private let logger: Logger
 
     /// `open` makes a grabber for the camera (called again after each failure); the first call
     /// must succeed, so that a camera that was never there is an error, not a wait.
     public init(name: String, options: Options = Options(), sleep: @escaping (Double) -> Void = { usleep(UInt32($0 * 1e6)) },
-                open: @escaping () throws -> FrameGrabber) throws {
+                logger: Logger = Logger(label: "heritage-lens.camera"), open: @escaping () throws -> FrameGrabber) throws {
         self.name = name
+        self.logger = logger
         self.options = options
         self.open = open
         self.sleep = sleep

@@ -39,8 +39,7 @@ import Testing
         let h = plane.homography(referenceSize: Size(width: 1240, height: 1748), pose: pose, intrinsics: k)
         let reference = [Point2(0, 0), Point2(1240, 0), Point2(1240, 1748), Point2(0, 1748)]
         for (r, corner) in zip(reference, plane.corners) {
-            let c = pose.transform(corner)
-            let projected = Point2(k.fx * c.x / c.z + k.cx, k.fy * c.y / c.z + k.cy)
+            let projected = k.project(pose.transform(corner))
             #expect(h.apply(r).distance(to: projected) < 1e-9)
         }
     }

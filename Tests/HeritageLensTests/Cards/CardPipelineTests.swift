@@ -93,11 +93,8 @@ struct CardPipelineTests {
         let plane = CardPlane(width: 0.105, height: 0.148)
         let k = Intrinsics.assumed(for: Size(width: 640, height: 480))
         let truth = CardSequenceBuilder.pose(distance: 0.45, yaw: 0.4, pitch: -0.2, roll: 0.3, plane: plane)
-        let corners = plane.corners.map { c -> Point2 in
-            let p = truth.transform(c)
-            return Point2(k.fx * p.x / p.z + k.cx, k.fy * p.y / p.z + k.cy)
-        }
-        let found = try #require(CardPoseSolver(intrinsics: k).pose(corners: corners, plane: plane))
+        let corners = plane.corners.map { k.project(truth.transform($0)) }
+        let found = try #require(PoseSolver(intrinsics: k).cardPose(corners: corners, plane: plane))
         #expect((found.translation - truth.translation).length < 1e-4)
         #expect((found.rotation - truth.rotation).length < 1e-3)
     }

@@ -82,7 +82,7 @@ struct RenderTests {
         let k = Intrinsics.assumed(for: Size(width: 640, height: 480))
         let effects = try CardEffects(intrinsics: k, cards: cards)
         let corners = [Point2(250, 150), Point2(380, 160), Point2(370, 330), Point2(245, 320)]
-        let pose = CardPoseSolver(intrinsics: k).pose(corners: corners, plane: cards.cards[0].plane)
+        let pose = PoseSolver(intrinsics: k).cardPose(corners: corners, plane: cards.cards[0].plane)
         for card in cards.cards {
             let frame = try Image(width: 640, height: 480)
             try effects.draw(CardAnchor(id: card.id, corners: corners, pose: pose), time: 0.5, tier: .low, into: frame)
@@ -100,7 +100,7 @@ struct RenderTests {
         let effects = try CardEffects(intrinsics: k, cards: cards)
         let corners = [Point2(250, 150), Point2(380, 160), Point2(370, 330), Point2(245, 320)]
         let plane = cards.cards[0].plane
-        let pose = try #require(CardPoseSolver(intrinsics: k).pose(corners: corners, plane: plane))
+        let pose = try #require(PoseSolver(intrinsics: k).cardPose(corners: corners, plane: plane))
         let wholeFrame = [Point2(0, 0), Point2(640, 0), Point2(640, 480), Point2(0, 480)]
         let near = EffectOccluder(outline: wholeFrame, depth: pose.translation.z * 0.5)
         let far = EffectOccluder(outline: wholeFrame, depth: pose.translation.z * 3)

@@ -3,15 +3,14 @@ import HeritageCore
 import Testing
 @testable import HeritageLens
 
-@Suite struct FacePoseSolverTests {
+@Suite struct HeadPoseTests {
     let intrinsics = Intrinsics.assumed(for: Size(width: 640, height: 480))
 
     /// Projects the head model at a known pose into 68 landmark slots (unused slots stay zero).
     func landmarks(for pose: Pose) -> [Point2] {
         var out = [Point2](repeating: .zero, count: 68)
         for (i, p) in zip(HeadModel.landmarkIndices, HeadModel.points) {
-            let c = pose.transform(p)
-            out[i] = Point2(intrinsics.fx * c.x / c.z + intrinsics.cx, intrinsics.fy * c.y / c.z + intrinsics.cy)
+            out[i] = intrinsics.project(pose.transform(p))
         }
         return out
     }
@@ -22,12 +21,12 @@ import Testing
         Pose(rotation: Vector3(-0.3, 0.5, -0.2), translation: Vector3(-0.1, 0.08, 1.5)),
     ])
     func aProjectedModelGivesItsPoseBack(truth: Pose) throws {
-        let solver = FacePoseSolver(intrinsics: intrinsics)
-        let found = try #require(solver.pose(landmarks: landmarks(for: truth), previous: nil))
+        let solver = PoseSolver(intrinsics: intrinsics)
+        let found = try #require(solver.headPose(landmarks: landmarks(for: truth), previous: nil))
         #expect((found.rotation - truth.rotation).length < 1e-4)
         #expect((found.translation - truth.translation).length < 1e-4)
         // Refining from the previous pose converges to the same answer.
-        let refined = try #require(solver.pose(landmarks: landmarks(for: truth), previous: found))
+        let refined = try #require(solver.headPose(landmarks: landmarks(for: truth), previous: found))
         #expect((refined.translation - truth.translation).length < 1e-4)
     }
 
@@ -42,9 +41,9 @@ import Testing
                               k.cameraMatrix, k.distortion, &projected)
         var marks = [Point2](repeating: .zero, count: 68)
         for (i, p) in zip(HeadModel.landmarkIndices, projected) { marks[i] = Point2(Double(p.x), Double(p.y)) }
-        let found = try #require(FacePoseSolver(intrinsics: k).pose(landmarks: marks, previous: nil))
+        let found = try #require(PoseSolver(intrinsics: k).headPose(landmarks: marks, previous: nil))
         #expect((found.translation - truth.translation).length < 2e-3)
-        let naive = try #require(FacePoseSolver(intrinsics: intrinsics).pose(landmarks: marks, previous: nil))
+        let naive = try #require(PoseSolver(intrinsics: intrinsics).headPose(landmarks: marks, previous: nil))
         #expect((naive.translation - truth.translation).length > (found.translation - truth.translation).length)
     }
 }
