@@ -4,8 +4,6 @@
 #include <cstring>
 #include <opencv2/core/persistence.hpp>
 
-extern "C" {
-
 namespace {
 
 // OpenCV's parse errors in words a user can act on: 4.6 puts "file(line): what" in the
@@ -21,6 +19,8 @@ std::string parse_problem(const cv::Exception &e) {
 }
 
 }  // namespace
+
+extern "C" {
 
 int32_t cb_calibration_read(const char *path, cb_calibration *out) {
     // Which field was being read, for an exception in the middle of one.

@@ -41,7 +41,10 @@ final class ClientLimitGate: ChannelInboundHandler, RemovableChannelHandler {
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .serviceUnavailable,
                                                                  headers: headers))), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            // The channel (Sendable) closes the connection once the answer is out; the context
+            // belongs to the event loop and may not travel into the callback.
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
         case .body, .end:
             if !refusing { context.fireChannelRead(data) }
         }

@@ -77,7 +77,10 @@ struct MalformedRequestGuard<Inner: ServerChildChannel>: ServerChildChannel {
             headers.add(name: "Connection", value: "close")
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
                           promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            // The channel (Sendable) closes the connection once the answer is out; the context
+            // belongs to the event loop and may not travel into the callback.
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
         }
     }
 }

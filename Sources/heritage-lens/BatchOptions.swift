@@ -4,7 +4,7 @@ import HeritageLens
 
 /// `process` over many videos: where their outputs go, which, how many at once, which share.
 struct BatchOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Process every input into this folder (NAME.anchors.jsonl, ... per input NAME, and summary.jsonl); implied by several inputs, a folder of videos or @LIST.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Process every input into this existing folder (NAME.anchors.jsonl, ... per input NAME, and summary.jsonl); required with several inputs, a folder of videos or @LIST.", valueName: "dir"))
     var outputDir: String?
 
     @Option(help: ArgumentHelp("What each input gets in --output-dir, comma-separated: anchors, metrics, mp4, mkv, mov, avi.", valueName: "list"))

@@ -21,7 +21,7 @@ struct Bench: ParsableCommand {
 
     enum BenchTier: String, ExpressibleByArgument, CaseIterable { case low, high, auto, all }
 
-    @Argument(help: "A recorded video (default: the sample).")
+    @Argument(help: "A recorded video.")
     var input: String = "Samples/sample.mp4"
 
     @Option(help: "Tier to measure, or all to run low, high and auto back to back.")

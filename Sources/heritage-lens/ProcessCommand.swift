@@ -15,7 +15,7 @@ struct Process: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A video file (anything FFmpeg reads), an image, or a folder of images; several videos, a folder of videos or @LIST (a file of paths, one a line) process as a batch into --output-dir.", valueName: "input"))
+    @Argument(help: ArgumentHelp("A video file (anything FFmpeg reads; default: the project's sample), an image, or a folder of images; several videos, a folder of videos or @LIST (a file of paths, one a line) process as a batch into --output-dir.", valueName: "input"))
     var inputs: [String] = []
 
     /// The single input (the project's sample when none is given).

@@ -8,7 +8,7 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run live on a camera, with a preview window when a display exists.",
         discussion: """
-            Keys in the preview: q/Esc quit, s snapshot. Ctrl-C finalizes the outputs; a second \
+            Keys in the preview: q/Esc quit, s snapshot, m next mask, t next tier, c card effects on/off. Ctrl-C finalizes the outputs; a second \
             Ctrl-C exits at once.
             """
     )

@@ -8,7 +8,7 @@ struct BatchInputsTests {
         for f in files {
             let path = (dir as NSString).appendingPathComponent(f)
             try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
         }
         return dir
     }
@@ -80,7 +80,7 @@ struct BatchOutputsTests {
         #expect(outputs.finalPath(.anchors) == "\(dir)/clip.anchors.jsonl")
         #expect(outputs.temporaryPath(.mkv) == "\(dir)/.clip.partial.mkv")
         #expect(outputs.temporaryPath(.anchors) == "\(dir)/.clip.anchors.partial.jsonl")
-        for kind in outputs.kinds { FileManager.default.createFile(atPath: outputs.temporaryPath(kind), contents: Data("x".utf8)) }
+        for kind in outputs.kinds { _ = FileManager.default.createFile(atPath: outputs.temporaryPath(kind), contents: Data("x".utf8)) }
         #expect(!outputs.isComplete)
         try outputs.publish()
         #expect(outputs.isComplete)

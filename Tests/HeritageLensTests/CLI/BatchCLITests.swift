@@ -86,7 +86,7 @@ struct BatchCLITests {
     @Test func aBadInputIsReportedAndTheBatchGoesOn() throws {
         let dir = TestPaths.scratch()
         let names = try videos(in: dir)
-        FileManager.default.createFile(atPath: "\(dir)/in/broken.mp4", contents: Data(repeating: 7, count: 5000))
+        _ = FileManager.default.createFile(atPath: "\(dir)/in/broken.mp4", contents: Data(repeating: 7, count: 5000))
         try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
         let r = try CLI.run(["process", "in", "--output-dir", "out"], in: dir)
         #expect(r.status == 1)

@@ -24,7 +24,7 @@ import Testing
 
     @Test func aRegularFileIsNotACamera() throws {
         let dir = TestPaths.scratch()
-        FileManager.default.createFile(atPath: "\(dir)/video0", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: "\(dir)/video0", contents: Data("x".utf8))
         #expect(throws: (any Error).self) { try CameraDevices.query("\(dir)/video0") }
     }
 

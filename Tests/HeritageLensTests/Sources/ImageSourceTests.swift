@@ -23,8 +23,8 @@ import Testing
         try alpha.fill(blue: 0, green: 0, red: 255, alpha: 100)
         try alpha.write(to: "\(dir)/c.png")
         try write16BitPGM("\(dir)/d.pgm", width: 8, height: 8, value: 65535)
-        FileManager.default.createFile(atPath: "\(dir)/e.png", contents: Data("broken".utf8))
-        FileManager.default.createFile(atPath: "\(dir)/notes.txt", contents: Data("ignored".utf8))
+        _ = FileManager.default.createFile(atPath: "\(dir)/e.png", contents: Data("broken".utf8))
+        _ = FileManager.default.createFile(atPath: "\(dir)/notes.txt", contents: Data("ignored".utf8))
 
         let source = try ImageSource(path: dir, framesPerSecond: 10)
         #expect(source.size == Size(width: 64, height: 48))

@@ -27,9 +27,9 @@ import Testing
         let dir = TestPaths.scratch()
         #expect(throws: SourceError.fileNotFound("\(dir)/nope.mp4")) { try VideoFileSource(path: "\(dir)/nope.mp4") }
         #expect(throws: SourceError.isDirectory(dir)) { try VideoFileSource(path: dir) }
-        FileManager.default.createFile(atPath: "\(dir)/empty.mp4", contents: Data())
+        _ = FileManager.default.createFile(atPath: "\(dir)/empty.mp4", contents: Data())
         #expect(throws: SourceError.emptyFile("\(dir)/empty.mp4")) { try VideoFileSource(path: "\(dir)/empty.mp4") }
-        FileManager.default.createFile(atPath: "\(dir)/text.mp4", contents: Data("not a video\n".utf8))
+        _ = FileManager.default.createFile(atPath: "\(dir)/text.mp4", contents: Data("not a video\n".utf8))
         #expect {
             try VideoFileSource(path: "\(dir)/text.mp4")
         } throws: { error in

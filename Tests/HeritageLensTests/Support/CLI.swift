@@ -60,8 +60,8 @@ enum CLI {
             let capture = TestPaths.scratch("cli-output")
             outPath = capture + "/stdout"
             errPath = capture + "/stderr"
-            FileManager.default.createFile(atPath: outPath, contents: nil)
-            FileManager.default.createFile(atPath: errPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: errPath, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: outPath)
             process.standardError = FileHandle(forWritingAtPath: errPath)
             process.standardInput = FileHandle.nullDevice
