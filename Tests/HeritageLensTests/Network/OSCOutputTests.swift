@@ -16,12 +16,12 @@ import Glibc
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
+        let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
-                bind(fd, p, length)
-                getsockname(fd, p, &length)
+                bind(fd, p, length) == 0 && getsockname(fd, p, &length) == 0
             }
         }
+        precondition(bound, "cannot bind a UDP socket on 127.0.0.1: \(String(cString: strerror(errno)))")
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
