@@ -35,7 +35,7 @@ struct EvalCards: ParsableCommand {
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     stages: [CardRecognitionStage(tracker: tracker),
-                             CardTrackingStage(tracker: tracker, backgroundRecognition: self.sequences.backgroundDetection),
+                             CardTrackingStage(tracker: tracker),
                              PoseStage(intrinsics: .assumed(for: sequence.scene.size), cards: set)],
                     timing: ["card_detect", "cards"])
                 var score = CardEvaluation.score(sequence, anchors: anchors)

@@ -102,7 +102,7 @@ struct EvalFaces: ParsableCommand {
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     stages: [FaceDetectionStage(tracker: tracker),
-                             FaceTrackingStage(tracker: tracker, backgroundDetection: self.sequences.backgroundDetection),
+                             FaceTrackingStage(tracker: tracker),
                              PoseStage(intrinsics: .assumed(for: sequence.scene.size))],
                     timing: ["face_detect", "faces", "pose"])
                 var score = FaceEvaluation.score(sequence, anchors: anchors)

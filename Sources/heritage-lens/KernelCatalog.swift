@@ -142,8 +142,8 @@ enum KernelCatalog {
         let cards = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics, logger: .component("cards"))
         let path: [FrameStage] = [
             GrayConversionStage(),
-            FaceTrackingStage(tracker: faces, backgroundDetection: false),
-            CardTrackingStage(tracker: cards, backgroundRecognition: false),
+            FaceTrackingStage(tracker: faces),
+            CardTrackingStage(tracker: cards),
             PoseStage(intrinsics: f.intrinsics, cards: f.cards),
             RenderStage(masks: try MaskLibrary(), effects: try CardEffects(intrinsics: f.intrinsics, cards: f.cards),
                         focalLength: f.intrinsics.fx),
@@ -203,8 +203,8 @@ final class KernelFixture {
         let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: predictor, appearance: try FaceAppearanceCheck(), background: false, logger: .component("faces"))
         let cardTracker = try CardTracker(cards: cards, background: false, intrinsics: intrinsics, logger: .component("cards"))
         let stages: [FrameStage] = [
-            GrayConversionStage(), FaceDetectionStage(tracker: faces), FaceTrackingStage(tracker: faces, backgroundDetection: false),
-            CardRecognitionStage(tracker: cardTracker), CardTrackingStage(tracker: cardTracker, backgroundRecognition: false),
+            GrayConversionStage(), FaceDetectionStage(tracker: faces), FaceTrackingStage(tracker: faces),
+            CardRecognitionStage(tracker: cardTracker), CardTrackingStage(tracker: cardTracker),
             PoseStage(intrinsics: intrinsics, cards: cards),
         ]
         var kept: [Image] = []

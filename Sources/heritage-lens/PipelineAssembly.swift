@@ -97,9 +97,9 @@ struct PipelineAssembly {
         if let cardTracker { stages.append(CardRecognitionStage(tracker: cardTracker)) }
         if let faceTracker {
             stages += [FaceDetectionStage(tracker: faceTracker),
-                       FaceTrackingStage(tracker: faceTracker, backgroundDetection: backgroundDetection)]
+                       FaceTrackingStage(tracker: faceTracker)]
         }
-        if let cardTracker { stages.append(CardTrackingStage(tracker: cardTracker, backgroundRecognition: backgroundDetection)) }
+        if let cardTracker { stages.append(CardTrackingStage(tracker: cardTracker)) }
         if faces.detector != .none || cardSet != nil { stages.append(PoseStage(intrinsics: intrinsics, cards: cardSet)) }
         if !run.noRender && framesAreSeen {
             let library = faces.detector == .none ? nil : try MaskLibrary()

@@ -4,6 +4,8 @@ import HeritageCore
 /// shows here; in the background live, where this only copies the gray frame).
 public final class CardRecognitionStage: FrameStage {
     public let name = "card_detect"
+    public let reads: Set<FrameField> = [.gray]
+    public let writes: Set<FrameField> = []
     private let tracker: CardTracker
 
     public init(tracker: CardTracker) {
@@ -19,12 +21,12 @@ public final class CardRecognitionStage: FrameStage {
 /// cards into the frame's anchors.
 public final class CardTrackingStage: FrameStage {
     public let name = "cards"
+    public let reads: Set<FrameField> = [.gray]
+    public let writes: Set<FrameField> = [.cards]
     private let tracker: CardTracker
-    private let backgroundRecognition: Bool
 
-    public init(tracker: CardTracker, backgroundRecognition: Bool) {
+    public init(tracker: CardTracker) {
         self.tracker = tracker
-        self.backgroundRecognition = backgroundRecognition
     }
 
     public func process(_ work: inout FrameWork) throws {
@@ -34,7 +36,7 @@ public final class CardTrackingStage: FrameStage {
             RegionChangeMeter.regionMovingWith(face: $0.boundingBox.scaled(by: work.analysisScale))
         }
         work.anchors.cards = work.analysisScale == 1 ? cards : cards.map { $0.scaled(by: 1 / work.analysisScale) }
-        if backgroundRecognition && tracker.recognitionMilliseconds > 0 {
+        if tracker.recognizesInBackground && tracker.recognitionMilliseconds > 0 {
             work.background.append(("card_detect", tracker.recognitionMilliseconds))
         }
     }

@@ -96,7 +96,11 @@ public final class CardTracker {
         // Inline, a recognition lands on its own frame; live, frames late (seconds on a slow core).
         trail = background ? CardTrail() : nil
         changeMeter = background ? nil : RegionChangeMeter()
+        recognizesInBackground = background
     }
+
+    /// Recognition runs in idle time off the frame path (live); its cost is reported apart.
+    public let recognizesInBackground: Bool
 
     /// Where faces were on the last frame (gray pixels): their motion explains the change there.
     /// Recognition runs before the faces of its frame are known, so that it can run beside them.

@@ -4,6 +4,8 @@ import HeritageCore
 /// here; in the background (run), this stage only copies the gray frame when the worker is free.
 public final class FaceDetectionStage: FrameStage {
     public let name = "face_detect"
+    public let reads: Set<FrameField> = [.gray]
+    public let writes: Set<FrameField> = []
     private let tracker: FaceTracker
 
     public init(tracker: FaceTracker) {
@@ -18,18 +20,18 @@ public final class FaceDetectionStage: FrameStage {
 /// "faces": one landmark fit per tracked face; faces into the frame's anchors.
 public final class FaceTrackingStage: FrameStage {
     public let name = "faces"
+    public let reads: Set<FrameField> = [.gray]
+    public let writes: Set<FrameField> = [.faces]
     private let tracker: FaceTracker
-    private let backgroundDetection: Bool
 
-    public init(tracker: FaceTracker, backgroundDetection: Bool) {
+    public init(tracker: FaceTracker) {
         self.tracker = tracker
-        self.backgroundDetection = backgroundDetection
     }
 
     public func process(_ work: inout FrameWork) throws {
         let faces = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time)
         work.anchors.faces = work.analysisScale == 1 ? faces : faces.map { $0.scaled(by: 1 / work.analysisScale) }
-        if backgroundDetection && tracker.detectionMilliseconds > 0 {
+        if tracker.detectsInBackground && tracker.detectionMilliseconds > 0 {
             // Idle-time work is reported on its own, never inside a frame stage.
             work.background.append(("face_detect", tracker.detectionMilliseconds))
         }
@@ -42,6 +44,8 @@ public final class FaceTrackingStage: FrameStage {
 /// filter.
 public final class PoseStage: FrameStage {
     public let name = "pose"
+    public let reads: Set<FrameField> = []
+    public let writes: Set<FrameField> = [.poses]
     private let solver: PoseSolver
     private let planes: [String: CardPlane]
     private let smoothing: OneEuroFilter.Options

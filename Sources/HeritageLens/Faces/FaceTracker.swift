@@ -170,7 +170,11 @@ public final class FaceTracker {
         plausibility = LandmarkPlausibility(options: options.plausibility)
         schedule = DetectionSchedule(options: options.schedule)
         changeMeter = background ? nil : RegionChangeMeter()
+        detectsInBackground = background
     }
+
+    /// Detection runs in idle time off the frame path (live); its cost is reported apart.
+    public let detectsInBackground: Bool
 
     /// Ids of the tracks in progress (confirmed or not).
     public var trackIDs: [Int] { tracks.map(\.id) }

@@ -4,6 +4,8 @@ import HeritageCore
 /// checking the trackers, not the product's renderer.
 public final class AnchorOverlayStage: FrameStage {
     public let name = "overlay"
+    public let reads: Set<FrameField> = [.image]
+    public let writes: Set<FrameField> = []
     private let intrinsics: Intrinsics
 
     public init(intrinsics: Intrinsics) {

@@ -30,12 +30,18 @@ public struct FrameWork {
 public protocol FrameStage: AnyObject {
     /// The name under which the stage's time is reported ("faces", "render").
     var name: String { get }
+    /// What must be on the frame's work before the stage runs, and what it adds (`StageOrder`
+    /// checks the order of a pipeline against them before its first frame).
+    var reads: Set<FrameField> { get }
+    var writes: Set<FrameField> { get }
     func process(_ work: inout FrameWork) throws
     /// Called once after the last frame (join threads, release models).
     func finish()
 }
 
 extension FrameStage {
+    public var reads: Set<FrameField> { [] }
+    public var writes: Set<FrameField> { [] }
     public func finish() {}
 }
 
@@ -44,6 +50,8 @@ extension FrameStage {
 /// averaging), so that a 1080p camera costs the trackers about what a 480p one does.
 public final class GrayConversionStage: FrameStage {
     public let name = "convert"
+    public let reads: Set<FrameField> = [.image]
+    public let writes: Set<FrameField> = [.gray]
     /// The analysis size's long side (nil: the input's own size).
     public let longestSide: Int?
     private let fullGray = Image()

@@ -86,6 +86,7 @@ public final class Pipeline {
         let gray = Image()
         var runError: Error?
         do {
+            try StageOrder.check(stages)
             while !stopRequested {
                 if let limit = options.frameLimit, summary.framesProcessed >= limit { break }
                 guard let frame = try source.nextFrame() else { break }

@@ -6,6 +6,8 @@ import HeritageCore
 /// renderer can stand in for it by reading the JSON lines.
 public final class RenderStage: FrameStage {
     public let name = "render"
+    public let reads: Set<FrameField> = [.image]
+    public let writes: Set<FrameField> = [.rendering]
 
     /// Which mask each face wears.
     public enum MaskChoice: Equatable, Sendable {

@@ -5,6 +5,8 @@ import HeritageCore
 /// finished while it is drawn).
 public final class StatsOverlayStage: FrameStage {
     public let name = "stats"
+    public let reads: Set<FrameField> = [.image]
+    public let writes: Set<FrameField> = []
     private var last: FrameMetrics?
     private var frameTimes: [Double] = []
 

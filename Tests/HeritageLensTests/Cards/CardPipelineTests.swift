@@ -14,7 +14,7 @@ struct CardPipelineTests {
         let collector = AnchorCollector()
         _ = try Pipeline(source: try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount),
                          stages: [GrayConversionStage(), CardRecognitionStage(tracker: tracker),
-                                  CardTrackingStage(tracker: tracker, backgroundRecognition: false),
+                                  CardTrackingStage(tracker: tracker),
                                   PoseStage(intrinsics: .assumed(for: sequence.scene.size), cards: set)],
                          sinks: [collector]).run()
         return collector.frames

@@ -25,7 +25,7 @@ struct FaceTrackingTests {
         let collector = AnchorCollector()
         _ = try Pipeline(source: try SceneSource(name: "scene", scene: scene, frameCount: frames),
                          stages: [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
-                                  FaceTrackingStage(tracker: tracker, backgroundDetection: false)],
+                                  FaceTrackingStage(tracker: tracker)],
                          sinks: [collector]).run()
         return collector.frames
     }
@@ -57,7 +57,7 @@ struct FaceTrackingTests {
         let pipeline = Pipeline(
             source: try SceneSource(name: "moving", scene: scene, frameCount: frames),
             stages: [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
-                     FaceTrackingStage(tracker: tracker, backgroundDetection: false),
+                     FaceTrackingStage(tracker: tracker),
                      PoseStage(intrinsics: .assumed(for: scene.size))],
             sinks: [collector])
         _ = try pipeline.run()

@@ -27,7 +27,7 @@ struct DeterminismTests {
             let collector = AnchorCollector()
             let pipeline = Pipeline(source: try VideoFileSource(path: "\(dir)/in.mp4"),
                                     stages: [GrayConversionStage(), CardRecognitionStage(tracker: tracker),
-                                             CardTrackingStage(tracker: tracker, backgroundRecognition: false),
+                                             CardTrackingStage(tracker: tracker),
                                              PoseStage(intrinsics: .assumed(for: options.size), cards: cards)],
                                     sinks: [collector])
             if let byte = scribble { pipeline.onFrame = { _ in Self.scribbleFreedMemory(byte) } }
