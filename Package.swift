@@ -25,7 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // Pixel work only: a plain C header over OpenCV, dlib and libv4l2.
+        // A plain C header over OpenCV, dlib and libv4l2 (and signals, the frame gate, affinity).
         .target(
             name: "CBridge",
             cxxSettings: [
@@ -42,13 +42,22 @@ let package = Package(
         ),
         // Value types, protocols and math: no C, no I/O beyond plain files.
         .target(name: "HeritageCore"),
+        // The only importer of CBridge: typed handles, typed choices and one error convention
+        // (throws BridgeError with the bridge's message) over the C functions.
+        .target(name: "HeritageBridge", dependencies: ["CBridge", "HeritageCore"]),
         // Frame sources, sinks, trackers, renderer and the pipeline, over the bridge.
         .target(
             name: "HeritageLens",
             dependencies: [
-                "CBridge", "HeritageCore",
+                "HeritageBridge", "HeritageCore",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Evaluation sequences and scoring, generated sample scenes, bench recording and reports:
+        // what the commands measure with, kept out of the library its users link.
+        .target(
+            name: "HeritageTooling",
+            dependencies: ["HeritageLens", "HeritageCore", .product(name: "Logging", package: "swift-log")]
         ),
         // The live server (--serve): viewer page, MJPEG, anchors over WebSocket. Its own target so
         // the library does not depend on Hummingbird.
@@ -69,14 +78,14 @@ let package = Package(
         .executableTarget(
             name: "heritage-lens",
             dependencies: [
-                "HeritageLens", "HeritageCore", "HeritageServe",
+                "HeritageLens", "HeritageCore", "HeritageServe", "HeritageTooling",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "HeritageCoreTests", dependencies: ["HeritageCore"]),
         .testTarget(name: "HeritageServeTests", dependencies: ["HeritageServe", "HeritageLens", "HeritageCore"]),
-        .testTarget(name: "HeritageLensTests", dependencies: ["HeritageLens", "HeritageCore", "CBridge"],
+        .testTarget(name: "HeritageLensTests", dependencies: ["HeritageLens", "HeritageBridge", "HeritageCore", "HeritageTooling"],
                     exclude: ["Fuzz/Corpus"]),
     ],
     cxxLanguageStandard: .cxx17

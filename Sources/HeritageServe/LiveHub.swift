@@ -7,6 +7,8 @@ import NIOCore
 /// anchors file), the status JSON and, when a video client is due one, a JPEG framed as a
 /// multipart part. All of it on one background thread, newest frame first; the frame thread only
 /// hands frames over.
+// Unchecked: what request handlers, the frame thread and the worker share is behind `lock`; the
+// encoder and status are the worker thread's alone; `worker` is set once in init.
 final class LiveHub: LiveOutput, @unchecked Sendable {
     let anchors: Broadcast<String>
     let stream: Broadcast<ByteBuffer>

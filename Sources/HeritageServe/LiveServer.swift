@@ -17,7 +17,7 @@ import ServiceLifecycle
 ///
 /// Every client gets the newest frame: a slow one skips frames, a stalled one is dropped after
 /// `stallSeconds`. At most `clientsPerRoute` clients per streaming route; more get 503.
-public final class LiveServer: LiveOutput, @unchecked Sendable {
+public final class LiveServer: LiveOutput, Sendable {
     public let options: ServeOptions
     /// The port listened on (the one asked for, or the one picked for port 0).
     public let port: Int
@@ -25,7 +25,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let executor = BackgroundTaskExecutor(name: "serve-tasks")
     private let serviceGroup: ServiceGroup
-    private var runTask: Task<Void, Never>?
+    private let runTask: Task<Void, Never>
     /// Signalled when the server's task has ended.
     private let stopped = StartSignal()
     private let logger: Logger
@@ -63,7 +63,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         // Started on the server's own executor, not the shared cooperative pool: a caller whose
         // pool threads are all busy (a test run, a host app) would otherwise wait for the server
         // to start while the server waits for a pool thread.
-        runTask = Task.detached(executorPreference: executor) {
+        let runTask = Task.detached(executorPreference: executor) {
             do {
                 try await services.run()
                 started.signal(.failure("the server stopped"))
@@ -72,13 +72,14 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
             }
             stopped.signal(.success(0))
         }
+        self.runTask = runTask
         switch started.wait(seconds: 30) {
         case .success(let port):
             self.port = port
         case .failure(let reason):
             // Cancelled, the server may still be winding down on its event loop after `run`
             // returns, and NIO traps on a loop shut down under it: the loop is left to the process.
-            runTask?.cancel()
+            runTask.cancel()
             throw .cannotListen(options.address.description, reason: reason)
         }
     }
@@ -115,7 +116,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
         // stopped gracefully. Cancelled, the server can still be using its loop after `run`
         // returns (NIO traps on a loop shut down under it), so the loop is then left to the process.
         guard case .success = stopped.wait(seconds: 10) else {
-            runTask?.cancel()
+            runTask.cancel()
             return
         }
         try? group.syncShutdownGracefully()
@@ -194,6 +195,7 @@ public final class LiveServer: LiveOutput, @unchecked Sendable {
 }
 
 /// A one-shot result handed from the server's task to the thread that waits for it.
+// Unchecked: `outcome` is read and written only under `condition`, which the waiter sleeps on.
 final class StartSignal: @unchecked Sendable {
     enum Outcome { case success(Int), failure(String) }
     private let condition = NSCondition()

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -19,17 +20,17 @@ struct ServeRequestContext: RequestContext, WebSocketRequestContext {
 
 /// Closes a streaming client's connection when one write has waited longer than the limit: a
 /// client that stopped reading holds its slot otherwise, while its socket buffers stay full.
-final class StallWatchdog: @unchecked Sendable {
+final class StallWatchdog: Sendable {
     private let channel: any Channel
     private let limit: Duration
-    private let lock = NSLock()
-    private var writingSince: ContinuousClock.Instant?
-    private var task: Task<Void, Never>?
+    /// When the write under watch began; nil between writes.
+    private let writingSince = Mutex<ContinuousClock.Instant?>(nil)
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     init(channel: any Channel, limitSeconds: Double) {
         self.channel = channel
         limit = .milliseconds(Int64(limitSeconds * 1000))
-        task = Task { [weak self] in
+        let watcher = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(500))
                 guard let self else { return }
@@ -39,18 +40,19 @@ final class StallWatchdog: @unchecked Sendable {
                 }
             }
         }
+        task.withLock { $0 = watcher }
     }
 
     private var isStalled: Bool {
-        lock.withLock { writingSince.map { ContinuousClock.now - $0 > limit } ?? false }
+        writingSince.withLock { $0.map { ContinuousClock.now - $0 > limit } ?? false }
     }
 
     /// Runs one write under watch.
     func watch<R>(_ write: () async throws -> R) async rethrows -> R {
-        lock.withLock { writingSince = .now }
-        defer { lock.withLock { writingSince = nil } }
+        writingSince.withLock { $0 = .now }
+        defer { writingSince.withLock { $0 = nil } }
         return try await write()
     }
 
-    func stop() { task?.cancel() }
+    func stop() { task.withLock { $0?.cancel() } }
 }

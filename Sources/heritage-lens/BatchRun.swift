@@ -1,5 +1,4 @@
 import ArgumentParser
-import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
@@ -53,14 +52,17 @@ struct BatchRun {
         let queue = Mutex(inputs[...])
         let models = SharedModels()
         let records = Mutex([BatchRecord]())
+        // One for the batch: a stop signal, or a summary that can no longer be written, ends every
+        // input in progress and starts no other.
+        let stop = StopRequest.processSignals()
         let worker: @Sendable () -> Void = { [self] in
-            while cb_stop_requested() == 0, let input = queue.withLock({ $0.popFirst() }) {
-                let record = process(input, models: models, progress: progress)
+            while !stop.isRequested, let input = queue.withLock({ $0.popFirst() }) {
+                let record = process(input, models: models, progress: progress, stop: stop)
                 records.withLock { $0.append(record) }
                 progress.finished(record)
                 do { try summary.append(record) } catch {
                     logger.error("\(error)")
-                    cb_request_stop()
+                    stop.request()
                 }
             }
         }
@@ -78,7 +80,7 @@ struct BatchRun {
         var line = "batch: \(done) done, \(skipped) skipped (already complete), \(failed.count) failed of \(inputs.count)"
         if let shard { line += " in shard \(shard)" }
         logger.notice("\(line); summary: \(summaryPath)")
-        if cb_stop_requested() != 0 {
+        if stop.isRequested {
             let left = inputs.count - all.filter { $0.status != .interrupted }.count
             logger.notice("stopped by \(ExitCodeInterrupted.signalName): \(left) input\(left == 1 ? "" : "s") left unfinished; run the same command again to resume")
             throw ExitCodeInterrupted().exitCode
@@ -89,7 +91,7 @@ struct BatchRun {
         }
     }
 
-    private func process(_ input: BatchInput, models: SharedModels, progress: BatchProgress) -> BatchRecord {
+    private func process(_ input: BatchInput, models: SharedModels, progress: BatchProgress, stop: StopRequest) -> BatchRecord {
         let outputs = BatchOutputs(folder: folder, name: input.name, kinds: kinds)
         if !force && outputs.isComplete {
             logger.info("\(input.path): outputs complete, skipped (--force redoes it)")
@@ -117,6 +119,7 @@ struct BatchRun {
             assembly.showsProgress = false
             assembly.cores = cores
             assembly.extraSinks = [tally]
+            assembly.stopRequest = stop
             let result = try assembly.execute()
             try outputs.publish()
             record.frames = result.framesProcessed
@@ -127,7 +130,7 @@ struct BatchRun {
             record.status = .interrupted
         } catch {
             outputs.discardTemporaries()
-            record.status = cb_stop_requested() != 0 ? .interrupted : .failed
+            record.status = stop.isRequested ? .interrupted : .failed
             let text: String
             if let e = error as? PipelineError { text = "\(e.underlying)" } else { text = "\(error)" }
             record.error = text

@@ -1,8 +1,8 @@
 import ArgumentParser
-import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
+import HeritageTooling
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -140,7 +140,7 @@ struct Bench: ParsableCommand {
         let assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
                                         cameraName: nil, backgroundDetection: paced, preview: false,
                                         logger: .init(label: "heritage-lens.bench"))
-        let stages = try assembly.makeStages(intrinsics: assembly.intrinsics())
+        let configuration = try assembly.makeConfiguration(intrinsics: assembly.intrinsics())
         let recorder = BenchRecorder()
         var sinkList: [FrameSink] = [recorder]
         if sinks {
@@ -148,18 +148,18 @@ struct Bench: ParsableCommand {
             sinkList.append(try AnchorsSink(path: scratch + "/anchors.jsonl"))
         }
         let metricsSink = try metricsPath.map { try MetricsSink(path: $0) }
-        let pipeline = Pipeline(source: source, stages: stages, sinks: sinkList, metrics: metricsSink,
-                                options: .init(tier: t == .high ? .high : .low, frameLimit: frames),
-                                logger: .component("pipeline"))
+        let pipeline = try configuration.makePipeline(source: source, sinks: sinkList, metrics: metricsSink,
+                                                      options: .init(tier: t == .high ? .high : .low, frameLimit: frames),
+                                                      logger: .component("pipeline"))
         let budget = options.budgetMs ?? 1000 / max(1, source.framesPerSecond)
         if t == .auto { pipeline.setTier(.auto, budgetMilliseconds: budget) }
         pipeline.options.slowdown = options.emulateSlow
         pipeline.onFrame = { recorder.record($0) }
-        let cpu0 = cb_process_cpu_ns()
+        let cpu0 = ProcessResources.cpuNanoseconds
         let summary = try pipeline.run()
-        let cpu = Double(cb_process_cpu_ns() - cpu0) / 1e9
+        let cpu = Double(ProcessResources.cpuNanoseconds - cpu0) / 1e9
         return BenchRun(tier: t.rawValue, recorder: recorder, dropped: summary.framesDropped, wallSeconds: summary.wallSeconds,
-                        processCPUSeconds: cpu, peakRSSMegabytes: Double(cb_peak_rss_kb()) / 1024,
+                        processCPUSeconds: cpu, peakRSSMegabytes: ProcessResources.peakResidentMegabytes,
                         budgetMilliseconds: budget)
     }
 }

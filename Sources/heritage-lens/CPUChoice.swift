@@ -1,4 +1,4 @@
-import CBridge
+import HeritageLens
 
 /// Which CPUs a measuring command pins itself to, within those the caller allowed it (taskset,
 /// a cgroup): never a CPU the caller kept it off.
@@ -7,10 +7,11 @@ struct CPUChoice {
     let allowed: [Int]
 
     static func current() throws -> CPUChoice {
-        var cpus = [Int32](repeating: 0, count: 1024)
-        let n = cb_allowed_cpus(&cpus, Int32(cpus.count))
-        guard n > 0 else { throw CommandFailure("cannot read this process's CPU affinity: \(String(cString: cb_last_error()))") }
-        return CPUChoice(allowed: cpus.prefix(Int(n)).map(Int.init))
+        do {
+            return CPUChoice(allowed: try ProcessResources.allowedCPUs())
+        } catch {
+            throw CommandFailure("cannot read this process's CPU affinity: \(error.message)")
+        }
     }
 
     /// `count` CPUs: one alone is the second allowed one when there are several (the first
@@ -32,9 +33,10 @@ struct CPUChoice {
     }
 
     static func pin(_ cpus: [Int], option: String) throws {
-        let list = cpus.map(Int32.init)
-        if cb_pin_to_cpu_list(list, Int32(list.count)) != 0 {
-            throw CommandFailure("\(option): cannot pin to CPU \(Self.list(cpus)): \(String(cString: cb_last_error()))")
+        do {
+            try ProcessResources.pin(to: cpus)
+        } catch {
+            throw CommandFailure("\(option): cannot pin to CPU \(Self.list(cpus)): \(error.message)")
         }
     }
 

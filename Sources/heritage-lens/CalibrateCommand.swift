@@ -1,5 +1,4 @@
 import ArgumentParser
-import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
@@ -112,7 +111,7 @@ struct Calibrate: ParsableCommand {
         defer { source.close() }
         let calibrator = ChessboardCalibrator(board: board, imageSize: source.size)
         let window = PreviewWindow.displayAvailable ? PreviewWindow(title: "HeritageLens calibration") : nil
-        cb_install_stop_handlers()
+        ProcessSignals.installStopHandlers()
         let gray = Image()
         var lastTaken = 0.0
         var quit = false

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
@@ -81,8 +80,8 @@ struct RunOptions: ParsableArguments {
     func configureProcess() -> Logger {
         let level: Logger.Level = verbose >= 3 ? .trace : verbose == 2 ? .debug : verbose == 1 ? .info : .notice
         LoggingSystem.bootstrap { label in TerminalLogHandler(logLevel: level, label: label) }
-        cb_set_log_level(libraryLogs ? 3 : 1)
-        cb_set_num_threads(Int32(threads))
+        OpenCVRuntime.setLogging(warnings: libraryLogs)
+        OpenCVRuntime.setThreadCount(threads)
         return Logger(label: "heritage-lens")
     }
 }

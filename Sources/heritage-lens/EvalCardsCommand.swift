@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeritageCore
 import HeritageLens
+import HeritageTooling
 
 struct EvalCards: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,9 +35,7 @@ struct EvalCards: ParsableCommand {
                                               intrinsics: .assumed(for: sequence.scene.size), logger: .component("cards"))
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
-                    stages: [CardRecognitionStage(tracker: tracker),
-                             CardTrackingStage(tracker: tracker),
-                             PoseStage(intrinsics: .assumed(for: sequence.scene.size), cards: set)],
+                    configuration: PipelineConfiguration(cards: tracker, pose: .assumed(for: sequence.scene.size)),
                     timing: ["card_detect", "cards"])
                 var score = CardEvaluation.score(sequence, anchors: anchors)
                 score.cardStageMilliseconds = times

@@ -1,8 +1,8 @@
 import ArgumentParser
-import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
+import HeritageTooling
 
 struct EvalFaces: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -101,9 +101,7 @@ struct EvalFaces: ParsableCommand {
                                           background: self.sequences.backgroundDetection, logger: .component("faces"))
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
-                    stages: [FaceDetectionStage(tracker: tracker),
-                             FaceTrackingStage(tracker: tracker),
-                             PoseStage(intrinsics: .assumed(for: sequence.scene.size))],
+                    configuration: PipelineConfiguration(faces: tracker, pose: .assumed(for: sequence.scene.size)),
                     timing: ["face_detect", "faces", "pose"])
                 var score = FaceEvaluation.score(sequence, anchors: anchors)
                 score.faceStageMilliseconds = times

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CBridge
 import HeritageCore
 import HeritageLens
 import Logging
@@ -20,7 +19,7 @@ struct HeritageLensCommand: ParsableCommand {
     )
 
     static func main() {
-        cb_default_quit_signal()
+        ProcessSignals.restoreDefaultQuit()
         main(nil)
     }
 }

@@ -140,15 +140,12 @@ enum KernelCatalog {
     private static func frameKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
         let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), background: false, logger: .component("faces"))
         let cards = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics, logger: .component("cards"))
-        let path: [FrameStage] = [
-            GrayConversionStage(),
-            FaceTrackingStage(tracker: faces),
-            CardTrackingStage(tracker: cards),
-            PoseStage(intrinsics: f.intrinsics, cards: f.cards),
-            RenderStage(masks: try MaskLibrary(), effects: try CardEffects(intrinsics: f.intrinsics, cards: f.cards),
-                        focalLength: f.intrinsics.fx),
-        ]
-        let finders: [FrameStage] = [FaceDetectionStage(tracker: faces), CardRecognitionStage(tracker: cards)]
+        let configuration = PipelineConfiguration(
+            faces: faces, cards: cards, pose: f.intrinsics,
+            render: RenderStage(masks: try MaskLibrary(), effects: try CardEffects(intrinsics: f.intrinsics, cards: f.cards),
+                                focalLength: f.intrinsics.fx))
+        let path = try configuration.stages(.framePathWithoutSearches)
+        let finders = try configuration.stages(.searchesOnly)
         let canvases = try f.frames.map { try $0.copy() }
         let gray = Image()
         var i = 0
@@ -202,11 +199,7 @@ final class KernelFixture {
         predictor = try LandmarkPredictor()
         let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: predictor, appearance: try FaceAppearanceCheck(), background: false, logger: .component("faces"))
         let cardTracker = try CardTracker(cards: cards, background: false, intrinsics: intrinsics, logger: .component("cards"))
-        let stages: [FrameStage] = [
-            GrayConversionStage(), FaceDetectionStage(tracker: faces), FaceTrackingStage(tracker: faces),
-            CardRecognitionStage(tracker: cardTracker), CardTrackingStage(tracker: cardTracker),
-            PoseStage(intrinsics: intrinsics, cards: cards),
-        ]
+        let stages = try PipelineConfiguration(faces: faces, cards: cardTracker, pose: intrinsics).stages()
         var kept: [Image] = []
         var anchors: FrameAnchors?
         let gray = Image()

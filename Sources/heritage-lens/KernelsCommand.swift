@@ -1,5 +1,4 @@
 import ArgumentParser
-import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
@@ -96,35 +95,25 @@ struct Kernels: ParsableCommand {
         }
     }
 
-    /// Runs `iterations` timed calls inside one cb_bench_section call (callgrind's window).
-    private func measure(_ body: @escaping () throws -> Void) throws -> [Double] {
-        final class Section {
-            let body: () throws -> Void
-            let iterations: Int
-            var samples: [Double] = []
-            var error: Error?
-            init(body: @escaping () throws -> Void, iterations: Int) {
-                self.body = body
-                self.iterations = iterations
-                samples.reserveCapacity(iterations)
-            }
-        }
-        let section = Section(body: body, iterations: iterations)
-        cb_bench_section({ context in
-            let s = Unmanaged<Section>.fromOpaque(context!).takeUnretainedValue()
-            let clock = SystemClock()
+    /// Runs `iterations` timed calls inside one profiler section (callgrind's window).
+    private func measure(_ body: () throws -> Void) throws -> [Double] {
+        var samples: [Double] = []
+        samples.reserveCapacity(iterations)
+        var failure: Error?
+        let clock = SystemClock()
+        ProfilerSection.run {
             do {
-                for _ in 0..<s.iterations {
+                for _ in 0..<iterations {
                     let start = clock.nanoseconds()
-                    try s.body()
-                    s.samples.append(Double(clock.nanoseconds() - start) / 1e6)
+                    try body()
+                    samples.append(Double(clock.nanoseconds() - start) / 1e6)
                 }
             } catch {
-                s.error = error
+                failure = error
             }
-        }, Unmanaged.passUnretained(section).toOpaque())
-        if let error = section.error { throw error }
-        return section.samples
+        }
+        if let failure { throw failure }
+        return samples
     }
 }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
-import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
+import HeritageTooling
 import Logging
 
 /// Wires a source, the stages and the sinks the user asked for into a pipeline, runs it and
@@ -40,6 +40,9 @@ struct PipelineAssembly {
     /// Cores for one input (`process --cores`): above 1, detection runs beside the tracking and
     /// frames are decoded ahead; the anchors are the same for any count.
     var cores = 1
+    /// Ends the run early; the command's own follows Ctrl-C and the other stop signals, a batch's
+    /// is shared by its inputs.
+    var stopRequest = StopRequest.processSignals()
 
     func intrinsics() throws -> Intrinsics {
         if let path = faces.calibration {
@@ -54,9 +57,10 @@ struct PipelineAssembly {
         return assumed
     }
 
-    func makeStages(intrinsics: Intrinsics) throws -> [FrameStage] {
+    /// The run the options describe: its trackers with their models, the pose, the drawing.
+    func makeConfiguration(intrinsics: Intrinsics) throws -> PipelineConfiguration {
         let analysis = GrayConversionStage.analysisSize(for: source.size, longestSide: run.analysisLongestSide)
-        var stages: [FrameStage] = [GrayConversionStage(longestSide: run.analysisLongestSide)]
+        var configuration = PipelineConfiguration(analysisLongestSide: run.analysisLongestSide)
         var cardSet: CardSet?
         if let folder = try cards.folder() {
             cardSet = try models?.cardSet(folder: folder) ?? CardSet(folder: folder)
@@ -92,23 +96,17 @@ struct PipelineAssembly {
                                           intrinsics: analysis.scale == 1 ? intrinsics : intrinsics.scaled(to: analysis.size),
                                           logger: .component("cards"))
         }
-        // Recognition is handed its frame first, so that on several cores it runs while the faces
-        // are searched and followed; each result is taken on its own frame whatever the core count.
-        if let cardTracker { stages.append(CardRecognitionStage(tracker: cardTracker)) }
-        if let faceTracker {
-            stages += [FaceDetectionStage(tracker: faceTracker),
-                       FaceTrackingStage(tracker: faceTracker)]
-        }
-        if let cardTracker { stages.append(CardTrackingStage(tracker: cardTracker)) }
-        if faces.detector != .none || cardSet != nil { stages.append(PoseStage(intrinsics: intrinsics, cards: cardSet)) }
+        configuration.faces = faceTracker
+        configuration.cards = cardTracker
+        if faces.detector != .none || cardSet != nil { configuration.pose = intrinsics }
         if !run.noRender && framesAreSeen {
             let library = faces.detector == .none ? nil : try MaskLibrary()
             let effects = try cardSet.map { try CardEffects(intrinsics: intrinsics, cards: $0) }
             let choice: RenderStage.MaskChoice = run.mask == .byFace ? .byFace : .all(MaskKind(rawValue: run.mask.rawValue)!)
-            stages.append(RenderStage(masks: library, effects: effects, maskChoice: choice, focalLength: intrinsics.fx))
+            configuration.render = RenderStage(masks: library, effects: effects, maskChoice: choice, focalLength: intrinsics.fx)
         }
-        if faces.drawAnchors { stages.append(AnchorOverlayStage(intrinsics: intrinsics)) }
-        return stages
+        if faces.drawAnchors { configuration.anchorOverlay = intrinsics }
+        return configuration
     }
 
     /// Every file this run reads besides the source's own (which the command adds to `plan`),
@@ -137,10 +135,10 @@ struct PipelineAssembly {
         // The slow part (models, card features) before any output is created, so that a run
         // stopped during it leaves every file as it was.
         let intrinsics = try intrinsics()
-        var stages = try makeStages(intrinsics: intrinsics)
+        var configuration = try makeConfiguration(intrinsics: intrinsics)
         let overlay = live?.overlay == true ? StatsOverlayStage() : nil
-        if let overlay { stages.append(overlay) }
-        if cb_stop_requested() != 0 {
+        configuration.statsOverlay = overlay
+        if stopRequest.isRequested {
             logger.notice("stopped before the first frame; no output was created or changed")
             throw ExitCodeInterrupted()
         }
@@ -180,14 +178,15 @@ struct PipelineAssembly {
         sinks += extraSinks
         let recorder = live != nil ? BenchRecorder() : nil
         if let recorder { sinks.insert(recorder, at: 0) }
-        let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, metrics: metrics,
-                                options: .init(tier: run.tier == .high ? .high : .low, frameLimit: run.frames),
-                                logger: .component("pipeline"))
+        let pipeline = try configuration.makePipeline(
+            source: source, sinks: sinks, metrics: metrics,
+            options: .init(tier: run.tier == .high ? .high : .low, frameLimit: run.frames),
+            stopRequest: stopRequest, logger: .component("pipeline"))
         pipeline.options.slowdown = run.emulateSlow
         if run.emulateSlow > 1 { logger.notice("emulating a machine \(run.emulateSlow)x slower: every stage is stretched by busy-waiting") }
         let budget = run.budgetMs ?? 1000 / max(1, source.framesPerSecond)
         if run.tier == .auto { pipeline.setTier(.auto, budgetMilliseconds: budget) }
-        let renderer = stages.compactMap { $0 as? RenderStage }.first
+        let renderer = configuration.render
         var tierSetting = run.tier
         window?.onKey = { [weak pipeline, weak snapshots] key in
             switch key {
@@ -245,8 +244,8 @@ struct PipelineAssembly {
         }
         if let recorder, let live {
             let run = BenchRun(tier: run.tier.rawValue, recorder: recorder, dropped: summary.framesDropped,
-                               wallSeconds: summary.wallSeconds, processCPUSeconds: Double(cb_process_cpu_ns()) / 1e9,
-                               peakRSSMegabytes: Double(cb_peak_rss_kb()) / 1024, budgetMilliseconds: budget)
+                               wallSeconds: summary.wallSeconds, processCPUSeconds: Double(ProcessResources.cpuNanoseconds) / 1e9,
+                               peakRSSMegabytes: ProcessResources.peakResidentMegabytes, budgetMilliseconds: budget)
             let machine = MachineInfo.current(pinned: "all")
             FileHandle.standardError.write(Data((BenchReport.table(runs: [run], machine: machine) + "\n").utf8))
             if let path = live.report {
@@ -266,14 +265,14 @@ struct PipelineAssembly {
 /// everything is finalized.
 struct ExitCodeInterrupted: Error {
     static var signalName: String {
-        switch cb_stop_signal() {
+        switch ProcessSignals.firstStopSignal {
         case SIGHUP: return "SIGHUP (the terminal closed)"
         case SIGQUIT: return "SIGQUIT"
         case SIGTERM: return "SIGTERM"
         default: return "Ctrl-C (SIGINT)"
         }
     }
-    var exitCode: ExitCode { ExitCode(128 + (cb_stop_signal() > 0 ? cb_stop_signal() : SIGINT)) }
+    var exitCode: ExitCode { ExitCode(128 + (ProcessSignals.firstStopSignal ?? SIGINT)) }
 }
 
 /// The progress line on stderr: frames, rate and ETA. Redrawn in place on a terminal, a plain

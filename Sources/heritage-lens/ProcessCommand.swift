@@ -1,5 +1,4 @@
 import ArgumentParser
-import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
@@ -94,7 +93,7 @@ struct Process: ParsableCommand {
     func run() throws {
         // Before any file is opened: a stop from here on finalizes what exists, or leaves
         // everything untouched when no output was created yet.
-        cb_install_stop_handlers()
+        ProcessSignals.installStopHandlers()
         var options = self.options
         if cores > 1 && options.threads == 1 { options.threads = cores }
         let logger = options.configureProcess()

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CBridge
 import Foundation
 import HeritageCore
 import HeritageLens
@@ -59,7 +58,7 @@ struct Run: ParsableCommand {
     func run() throws {
         // Before any file is opened: a stop from here on finalizes what exists, or leaves
         // everything untouched when no output was created yet.
-        cb_install_stop_handlers()
+        ProcessSignals.installStopHandlers()
         let logger = options.configureProcess()
         do {
             let path = CameraDevices.path(for: camera)
@@ -68,8 +67,12 @@ struct Run: ParsableCommand {
             if let device = try? CameraDevices.query(path) { cameraName = device.card }
             let backend = self.backend, fps = self.fps
             var announced = false
+            let stop = StopRequest.processSignals()
+            var reconnection = ReconnectingCameraSource.Options()
+            reconnection.camera.stopRequest = stop
             // Opened again after a failure: an unplugged camera is waited for, not fatal.
-            let source = try ReconnectingCameraSource(name: path, logger: .component("camera")) { () throws -> FrameGrabber in
+            let source = try ReconnectingCameraSource(name: path, options: reconnection,
+                                                      logger: .component("camera")) { () throws -> FrameGrabber in
                 switch backend {
                 case .v4l2:
                     let g = try V4L2Grabber(path: path, negotiator: CameraModeNegotiator(requestedSize: requested,
@@ -90,6 +93,7 @@ struct Run: ParsableCommand {
             assembly.live = (!noOverlay, report)
             assembly.plan.input("--camera", path)
             assembly.network = network
+            assembly.stopRequest = stop
             try assembly.execute()
         } catch let stop as ExitCodeInterrupted {
             throw stop.exitCode

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeritageCore
 import HeritageLens
+import HeritageTooling
 
 struct MakeSample: ParsableCommand {
     static let configuration = CommandConfiguration(

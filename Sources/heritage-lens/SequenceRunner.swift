@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HeritageCore
 import HeritageLens
+import HeritageTooling
 
 /// What `eval-faces` and `eval-cards` share: which sequences, how detection runs, check videos.
 struct SequenceOptions: ParsableArguments {
@@ -41,18 +42,17 @@ struct SequenceRunner {
     /// Folder for `<name>.mp4` check videos, or nil.
     let videos: String?
 
-    func run(_ name: String, scene: SyntheticScene, frameCount: Int, stages tracking: [FrameStage],
+    func run(_ name: String, scene: SyntheticScene, frameCount: Int, configuration: PipelineConfiguration,
              timing stageNames: [String]) throws -> (anchors: [FrameAnchors], milliseconds: [Double]) {
-        let intrinsics = Intrinsics.assumed(for: scene.size)
-        var stages: [FrameStage] = [GrayConversionStage()] + tracking
+        var configuration = configuration
         let collector = AnchorCollector()
         var sinks: [FrameSink] = [collector]
         if let videos {
-            stages.append(AnchorOverlayStage(intrinsics: intrinsics))
+            configuration.anchorOverlay = Intrinsics.assumed(for: scene.size)
             sinks.append(try VideoFileSink(path: "\(videos)/\(name).mp4", size: scene.size, framesPerSecond: 30))
         }
         let source = try SceneSource(name: name, scene: scene, frameCount: frameCount, paced: paced)
-        let pipeline = Pipeline(source: source, stages: stages, sinks: sinks, logger: .component("pipeline"))
+        let pipeline = try configuration.makePipeline(source: source, sinks: sinks, logger: .component("pipeline"))
         var times: [Double] = []
         pipeline.onFrame = { m in times.append(stageNames.compactMap { m.milliseconds(of: $0) }.reduce(0, +)) }
         _ = try pipeline.run()
@@ -68,7 +68,9 @@ struct SequenceRunner {
         let path = (folder as NSString).appendingPathComponent(name + ".mp4")
         let source = try SceneSource(name: name, scene: scene, frameCount: frameCount, paced: false)
         let sink = try VideoFileSink(path: path, size: scene.size, framesPerSecond: 30)
-        _ = try Pipeline(source: source, stages: [], sinks: [sink], logger: .component("pipeline")).run()
+        var copying = PipelineConfiguration()
+        copying.convertsToGray = false
+        _ = try copying.makePipeline(source: source, sinks: [sink], logger: .component("pipeline")).run()
         let lines = (0..<frameCount).map { i in
             FrameAnchors(frame: i, time: Double(i) / 30, size: scene.size,
                          faces: truth(i).sorted { $0.key < $1.key }.map { key, points in

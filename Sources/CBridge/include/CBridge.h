@@ -1,11 +1,16 @@
 /*
- * CBridge: the only door between HeritageLens's Swift code and OpenCV, dlib and libv4l2.
+ * CBridge: the only door between HeritageLens's Swift code and OpenCV, dlib and libv4l2, and the
+ * few process facilities Swift cannot reach safely (signal handlers, the frame gate's lock-free
+ * slots, CPU affinity). Only the HeritageBridge target includes it; it turns every convention
+ * below into typed Swift that throws.
  *
  * Rules kept by every function here:
  *  - opaque handles with explicit create/free pairs; plain structs for data;
  *  - no C++ exception ever crosses this header: failures return NULL or a negative value and leave
  *    a message in a thread-local string (cb_last_error), to be read right after the failing call;
- *  - pixel work only: decisions (when to detect, which track to keep, which tier) live in Swift.
+ *    the V4L2 functions also give the errno, which decides what the user is told;
+ *  - pixel work and process facilities only: decisions (when to detect, which track to keep, which
+ *    tier) live in Swift.
  */
 #ifndef HERITAGELENS_CBRIDGE_H
 #define HERITAGELENS_CBRIDGE_H

@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -26,9 +25,11 @@ public enum CalibrationFile {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw CalibrationError.unreadable(path, reason: "no such file or not readable")
         }
-        var cal = cb_calibration()
-        if cb_calibration_read(path, &cal) != 0 {
-            let message = String(cString: cb_last_error())
+        let cal: StoredCalibration
+        do {
+            cal = try StoredCalibration(contentsOf: path)
+        } catch {
+            let message = error.message
             if message.hasPrefix("field"), let space = message.firstIndex(of: ":") {
                 let field = message.dropFirst(6).prefix { $0 != ":" }
                 throw CalibrationError.invalidField(path, field: String(field),
@@ -36,10 +37,8 @@ public enum CalibrationFile {
             }
             throw CalibrationError.unreadable(path, reason: message)
         }
-        let k = withUnsafeBytes(of: cal.camera_matrix) { Array($0.bindMemory(to: Double.self)) }
-        let d = withUnsafeBytes(of: cal.distortion) { Array($0.bindMemory(to: Double.self)) }
-        let camera = withUnsafeBytes(of: cal.camera) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        guard cal.width > 0, cal.height > 0 else {
+        let k = cal.cameraMatrix, d = cal.distortion, camera = cal.camera
+        guard cal.size.width > 0, cal.size.height > 0 else {
             throw CalibrationError.invalidField(path, field: "image_width/image_height", reason: "must be positive")
         }
         guard k.allSatisfy(\.isFinite), k[0] > 0, k[4] > 0, k[1] == 0 || abs(k[1]) < k[0],
@@ -50,38 +49,26 @@ public enum CalibrationFile {
         }
         // A focal length gives the field of view: 0.05 to 50 image widths is 1° to 170°; outside
         // that it is a broken file (fx = 1e-30 put 1.9e+29 m into the anchors).
-        let width = Double(cal.width), height = Double(cal.height)
+        let width = Double(cal.size.width), height = Double(cal.size.height)
         for (name, f) in [("fx", k[0]), ("fy", k[4])] where !(f >= 0.05 * width && f <= 50 * width) {
             throw CalibrationError.invalidField(path, field: "camera_matrix",
-                                                reason: "has \(name) = \(f), not a focal length for a \(cal.width) px wide image (expected \(Int(0.05 * width)) to \(Int(50 * width)) px)")
+                                                reason: "has \(name) = \(f), not a focal length for a \(cal.size.width) px wide image (expected \(Int(0.05 * width)) to \(Int(50 * width)) px)")
         }
         guard k[2] >= 0, k[2] <= width, k[5] >= 0, k[5] <= height else {
             throw CalibrationError.invalidField(path, field: "camera_matrix",
-                                                reason: "puts the principal point (cx \(k[2]), cy \(k[5])) outside the \(cal.width)x\(cal.height) image")
+                                                reason: "puts the principal point (cx \(k[2]), cy \(k[5])) outside the \(cal.size.width)x\(cal.size.height) image")
         }
         guard d.allSatisfy(\.isFinite) else {
             throw CalibrationError.invalidField(path, field: "distortion_coefficients", reason: "has non-finite values")
         }
-        let size = Size(width: Int(cal.width), height: Int(cal.height))
+        let size = cal.size
         let intrinsics = Intrinsics(fx: k[0], fy: k[4], cx: k[2], cy: k[5], distortion: d, size: size, origin: path)
         return (intrinsics, camera, cal.rms)
     }
 
     public static func write(_ intrinsics: Intrinsics, camera: String, rms: Double, date: String, to path: String) throws {
-        var cal = cb_calibration()
-        withUnsafeMutableBytes(of: &cal.camera_matrix) { raw in
-            for (i, v) in intrinsics.cameraMatrix.enumerated() { raw.storeBytes(of: v, toByteOffset: i * 8, as: Double.self) }
-        }
-        withUnsafeMutableBytes(of: &cal.distortion) { raw in
-            for (i, v) in intrinsics.distortion.prefix(5).enumerated() { raw.storeBytes(of: v, toByteOffset: i * 8, as: Double.self) }
-        }
-        withUnsafeMutableBytes(of: &cal.camera) { raw in
-            for (i, b) in camera.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
-        }
-        cal.width = Int32(intrinsics.size.width)
-        cal.height = Int32(intrinsics.size.height)
-        cal.rms = rms
-        guard let text = cb_calibration_text(&cal, date, path) else { throw BridgeError.last("encode calibration for \(path)") }
-        try WholeFile.write(String(cString: text), to: path)
+        let cal = StoredCalibration(cameraMatrix: intrinsics.cameraMatrix, distortion: Array(intrinsics.distortion.prefix(5)),
+                                    size: intrinsics.size, rms: rms, camera: camera)
+        try WholeFile.write(cal.text(date: date, path: path), to: path)
     }
 }

@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -42,10 +41,7 @@ public final class ChessboardCalibrator {
     /// Looks for the board in `gray`; nil when the whole board is not found.
     public func findBoard(in gray: Image) throws -> [Point2]? {
         guard gray.size == imageSize else { throw Failure.wrongSize(gray.size, expected: imageSize) }
-        var corners = [cb_point2f](repeating: cb_point2f(), count: board.cornerCount)
-        let n = try check(cb_find_chessboard(gray.raw, Int32(board.columns), Int32(board.rows), &corners), "find chessboard")
-        guard n == board.cornerCount else { return nil }
-        return corners.map { Point2(Double($0.x), Double($0.y)) }
+        return try CameraCalibration.chessboardCorners(in: gray, columns: board.columns, rows: board.rows)
     }
 
     /// Keeps a view's corners.
@@ -56,13 +52,7 @@ public final class ChessboardCalibrator {
 
     public func solve() throws -> CalibrationResult {
         guard views.count >= Self.minimumViews else { throw Failure.notEnoughViews(views.count) }
-        let object = Array(repeating: board.objectPoints.map { cb_point3d(x: $0.x, y: $0.y, z: $0.z) }, count: views.count).flatMap { $0 }
-        let image = views.flatMap { $0.map { cb_point2f(x: Float($0.x), y: Float($0.y)) } }
-        var k = [Double](repeating: 0, count: 9), d = [Double](repeating: 0, count: 5)
-        var errors = [Double](repeating: 0, count: views.count)
-        let rms = cb_calibrate_camera(object, image, Int32(views.count), Int32(board.cornerCount), Int32(imageSize.width),
-                                      Int32(imageSize.height), &k, &d, &errors)
-        if rms < 0 { throw BridgeError.last("calibrate camera") }
+        let (k, d, rms, errors) = try CameraCalibration.calibrate(board: board.objectPoints, views: views, imageSize: imageSize)
         let intrinsics = Intrinsics(fx: k[0], fy: k[4], cx: k[2], cy: k[5], distortion: d, size: imageSize, origin: "calibration")
         return CalibrationResult(intrinsics: intrinsics, rms: rms, viewErrors: errors)
     }

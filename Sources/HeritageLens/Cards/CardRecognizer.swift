@@ -1,4 +1,3 @@
-import CBridge
 import HeritageCore
 
 /// A card found by full recognition on one frame.
@@ -89,6 +88,9 @@ public final class CardRecognizer {
         // The patch is a scaled-down reference: fold that scale into the homography.
         let s = Double(card.size.width) / Double(card.patchSize.width)
         let toPatch = h.composed(after: Homography([s, 0, 0, 0, s, 0, 0, 0, 1]))
-        return cb_warped_correlation(gray.raw, toPatch.m, card.patch.raw, scratch.raw, Int32(cells))
+        // Too little of the card in view, or a failure: no likeness at all.
+        let score = try? CardImaging.warpedCorrelation(frame: gray, homography: toPatch.m, reference: card.patch,
+                                                       scratch: scratch, cells: cells)
+        return (score ?? nil) ?? -1
     }
 }

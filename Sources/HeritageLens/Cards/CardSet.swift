@@ -1,10 +1,9 @@
-import CBridge
 import Foundation
 import HeritageCore
 
 /// One card as the recogniser knows it: a gray reference image, its features, the points the
 /// tracker follows, and its physical size.
-public final class CardReference: @unchecked Sendable {
+public final class CardReference: Sendable {
     public let id: String
     public let name: String
     public let plane: CardPlane
@@ -64,7 +63,7 @@ public enum CardSetError: Error, CustomStringConvertible {
 /// `{"cards": [{"id": "lichun", "image": "lichun.png", "width_m": 0.105, "name": "立春"}, ...]}`.
 /// Features are computed once and cached on disk under `~/.cache/heritage-lens/cards`, keyed by
 /// the image's bytes and the settings, so a changed card is rebuilt and an unchanged one is not.
-public final class CardSet: @unchecked Sendable {
+public final class CardSet: Sendable {
     /// Reference width in pixels: the features of a card filling a 640 px frame and of one a sixth
     /// as wide are both within ORB's 8-level pyramid of it.
     public static let referenceWidth = 480
@@ -135,16 +134,15 @@ public final class CardSet: @unchecked Sendable {
                 all.descriptors += small.descriptors
                 return all
             }
-            var corners = [cb_point2f](repeating: cb_point2f(), count: Self.trackPointsPerCard)
-            let n = Int(try check(cb_good_features(gray.raw, Int32(corners.count), 0.01, Double(w) / 24, &corners),
-                                  "track points"))
+            let corners = try ImageGeometry.goodFeatures(in: gray, maximum: Self.trackPointsPerCard, quality: 0.01,
+                                                         minimumDistance: Double(w) / 24)
             let patch = Image()
             try gray.resize(into: patch, width: 60, height: max(8, Int((60 * Double(h) / Double(w)).rounded())),
                             interpolation: .area)
             let plane = CardPlane(width: entry.width_m, height: entry.width_m * Double(h) / Double(w))
             loaded.append(CardReference(id: entry.id, name: entry.name ?? entry.id, plane: plane, gray: gray,
                                         features: features,
-                                        trackPoints: corners.prefix(n).map { Point2(Double($0.x), Double($0.y)) },
+                                        trackPoints: corners,
                                         patch: patch))
         }
         cards = loaded

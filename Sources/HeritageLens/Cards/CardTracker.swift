@@ -1,4 +1,3 @@
-import CBridge
 import HeritageCore
 import Logging
 
@@ -237,26 +236,11 @@ public final class CardTracker {
     /// homography stays in frame pixels.
     private func flow(card: CardReference, homography h: Homography, from prev: Image, to next: Image,
                       light: Bool = false, scale: Double = 1) throws -> Homography? {
-        let w = Double(prev.width), ht = Double(prev.height)
-        var refs: [Point2] = []
-        var starts: [cb_point2f] = []
-        for (k, p) in card.trackPoints.enumerated() where !light || k % 2 == 0 {
-            let q = h.apply(p) * scale
-            if q.x > 4, q.y > 4, q.x < w - 4, q.y < ht - 4 {
-                refs.append(p)
-                starts.append(cb_point2f(x: Float(q.x), y: Float(q.y)))
-            }
-        }
+        let (refs, starts) = pointsInView(of: card, homography: h, in: prev, every: light ? 2 : 1, margin: 4, scale: scale)
         // A card mostly out of the frame is let go: its few remaining points cannot hold a homography.
         guard refs.count >= max(8, card.trackPoints.count / (light ? 10 : 5)) else { return nil }
-        var ends = [cb_point2f](repeating: cb_point2f(), count: starts.count)
-        var status = [UInt8](repeating: 0, count: starts.count)
-        try check(cb_optical_flow(prev.raw, next.raw, starts, Int32(starts.count), &ends, &status, light ? 15 : 21, 3), "optical flow")
-        var src: [Point2] = [], dst: [Point2] = []
-        for i in refs.indices where status[i] != 0 {
-            src.append(refs[i])
-            dst.append(Point2(Double(ends[i].x), Double(ends[i].y)) * (1 / scale))
-        }
+        let ends = try ImageGeometry.opticalFlow(from: prev, to: next, points: starts, window: light ? 15 : 21, levels: 3)
+        let (src, dst) = followed(refs, from: starts, to: ends, scale: scale) { _, _ in true }
         guard src.count >= 8, let (moved, mask) = robustHomography(from: src, to: dst, threshold: 2.5 / scale) else { return nil }
         let inliers = mask.filter { $0 }.count
         let corners = card.corners.map(moved.apply)
@@ -270,36 +254,49 @@ public final class CardTracker {
     /// `levels` and `largestCorrection` (px): pyramid levels of the flow and the largest move it may
     /// report; a larger one means the rendering and the frame disagree. `pointStride` 2 follows
     /// every other point (the flow is most of tracking's cost; 60 points still pin a homography).
-    private func refine(card: CardReference, homography h: Homography, in gray: Image, levels: Int32 = 0,
+    private func refine(card: CardReference, homography h: Homography, in gray: Image, levels: Int = 0,
                         largestCorrection: Double = 6, pointStride: Int = 1) throws -> Homography? {
-        var box = cb_rect()
-        guard try check(cb_render_reference(card.gray.raw, h.m, gray.raw, rendered.raw, &box), "render reference") > 0
+        guard try CardImaging.renderReference(card.gray, homography: h.m, frame: gray, into: rendered) != nil
         else { return nil }
-        let w = Double(gray.width), ht = Double(gray.height)
-        var refs: [Point2] = [], starts: [cb_point2f] = []
-        for (k, p) in card.trackPoints.enumerated() where k % pointStride == 0 {
-            let q = h.apply(p)
-            if q.x > 6, q.y > 6, q.x < w - 6, q.y < ht - 6 {
-                refs.append(p)
-                starts.append(cb_point2f(x: Float(q.x), y: Float(q.y)))
-            }
-        }
+        let (refs, starts) = pointsInView(of: card, homography: h, in: gray, every: pointStride, margin: 6, scale: 1)
         guard refs.count >= 8 else { return nil }
-        var ends = [cb_point2f](repeating: cb_point2f(), count: starts.count)
-        var status = [UInt8](repeating: 0, count: starts.count)
-        try check(cb_optical_flow(rendered.raw, gray.raw, starts, Int32(starts.count), &ends, &status, 15, levels), "refine flow")
-        var src: [Point2] = [], dst: [Point2] = []
-        for i in refs.indices where status[i] != 0 {
-            let e = Point2(Double(ends[i].x), Double(ends[i].y))
-            if e.distance(to: h.apply(refs[i])) < largestCorrection {
-                src.append(refs[i])
-                dst.append(e)
-            }
+        let ends = try ImageGeometry.opticalFlow(from: rendered, to: gray, points: starts, window: 15, levels: levels)
+        let (src, dst) = followed(refs, from: starts, to: ends, scale: 1) { start, end in
+            end.distance(to: start) < largestCorrection
         }
         guard src.count >= 8, let (refined, mask) = robustHomography(from: src, to: dst, threshold: 1.5),
               Double(mask.filter { $0 }.count) >= max(12, 0.3 * Double(refs.count)),
               isPossible(card.corners.map(refined.apply), card: card) else { return nil }
         return refined
+    }
+
+    /// Every `stride`-th track point of `card` with where `h` puts it in `image` (scaled by
+    /// `scale`), for the points at least `margin` px inside it: the starts of a flow.
+    private func pointsInView(of card: CardReference, homography h: Homography, in image: Image, every stride: Int,
+                              margin: Double, scale: Double) -> (refs: [Point2], starts: [Point2]) {
+        let w = Double(image.width), ht = Double(image.height)
+        var refs: [Point2] = [], starts: [Point2] = []
+        for (k, p) in card.trackPoints.enumerated() where k % stride == 0 {
+            let q = h.apply(p) * scale
+            if q.x > margin, q.y > margin, q.x < w - margin, q.y < ht - margin {
+                refs.append(p)
+                starts.append(q)
+            }
+        }
+        return (refs, starts)
+    }
+
+    /// The reference points the flow followed and where they went, back in frame pixels; a
+    /// point is kept when the flow found it and `keep(start, end)` agrees.
+    private func followed(_ refs: [Point2], from starts: [Point2], to ends: [Point2?], scale: Double,
+                          keep: (Point2, Point2) -> Bool) -> (src: [Point2], dst: [Point2]) {
+        var src: [Point2] = [], dst: [Point2] = []
+        for i in refs.indices {
+            guard let end = ends[i], keep(starts[i], end) else { continue }
+            src.append(refs[i])
+            dst.append(end * (1 / scale))
+        }
+        return (src, dst)
     }
 
     /// A quad a camera could see the card as (and, with the camera known, this camera).

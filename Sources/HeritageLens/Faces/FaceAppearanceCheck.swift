@@ -1,4 +1,3 @@
-import CBridge
 import HeritageCore
 
 /// What the detector's filters say about one face-sized window.
@@ -18,15 +17,12 @@ public struct FaceAppearance: Hashable, Sendable {
 /// Keeps its own detector (dlib's scanner is not shareable between threads), so the frame
 /// thread can check while a background worker searches.
 public final class FaceAppearanceCheck {
-    private let raw: OpaquePointer
+    private let scanner: DlibFaceScanner
 
     /// Takes about 0.6 s: the filters are deserialized from dlib's headers.
     public init() throws {
-        guard let p = cb_hog_detector_create(FaceModelFiles.cacheFolder) else { throw BridgeError.last("create dlib HOG detector") }
-        raw = p
+        scanner = try DlibFaceScanner(cacheFolder: FaceModelFiles.cacheFolder)
     }
-
-    deinit { cb_hog_detector_free(raw) }
 
     /// The best window around `frame`'s detector box, at most `reach` cells of the detector (a
     /// tenth of the box's side) off its centre; nil when no window scored at all.
@@ -34,9 +30,8 @@ public final class FaceAppearanceCheck {
                            boxScale: Double = 1, reach: Int = 1) throws -> FaceAppearance? {
         let centre = frame.detectorBoxCentre + (boxOffset * frame.eyeDistance).rotated(by: frame.roll)
         let side = frame.detectorBoxSide * boxScale
-        var score = 0.0, x = 0.0, y = 0.0, s = 0.0
-        let n = try check(cb_hog_score_window(raw, gray.raw, centre.x, centre.y, side, frame.roll, Int32(reach), &score, &x, &y, &s),
-                          "face check")
-        return n == 1 ? FaceAppearance(score: score, centre: Point2(x, y), side: s) : nil
+        guard let best = try scanner.bestWindow(in: gray, centre: centre, side: side, roll: frame.roll, reach: reach)
+        else { return nil }
+        return FaceAppearance(score: best.score, centre: best.centre, side: best.side)
     }
 }

@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -17,35 +16,19 @@ public protocol FaceDetector: AnyObject {
     func detect(in gray: Image, region: Rect?, scale: Double) throws -> [FaceDetection]
 }
 
-func bridgeRect(_ r: Rect?) -> cb_rect {
-    guard let r else { return cb_rect(x: 0, y: 0, width: 0, height: 0) }
-    return cb_rect(x: Int32(r.x.rounded(.down)), y: Int32(r.y.rounded(.down)), width: Int32(r.width.rounded(.up)),
-                   height: Int32(r.height.rounded(.up)))
-}
-
 /// dlib's HOG + linear SVM frontal face detector (`get_frontal_face_detector`): the most
 /// reliable of the detectors here for frontal and slightly turned faces; its 80 px window means
 /// faces under about 30 px between the eyes need `scale` above 1.
 public final class HOGFaceDetector: FaceDetector {
-    private let raw: OpaquePointer
-    private var rects = [cb_rect](repeating: cb_rect(), count: 64)
-    private var scores = [Double](repeating: 0, count: 64)
+    private let scanner: DlibFaceScanner
 
     /// Unpacking dlib's detector takes about 0.3 s, once per process; from `cacheFolder` a few ms.
     public init(cacheFolder: String? = FaceModelFiles.cacheFolder) throws {
-        guard let p = cb_hog_detector_create(cacheFolder) else { throw BridgeError.last("create dlib HOG detector") }
-        raw = p
+        scanner = try DlibFaceScanner(cacheFolder: cacheFolder)
     }
 
-    deinit { cb_hog_detector_free(raw) }
-
     public func detect(in gray: Image, region: Rect?, scale: Double) throws -> [FaceDetection] {
-        let n = try check(cb_hog_detect(raw, gray.raw, bridgeRect(region), scale, &rects, &scores, Int32(rects.count)),
-                          "dlib HOG detection")
-        return (0..<Int(n)).map { i in
-            FaceDetection(box: Rect(x: Double(rects[i].x), y: Double(rects[i].y), width: Double(rects[i].width),
-                                    height: Double(rects[i].height)), score: scores[i])
-        }
+        try scanner.detect(in: gray, region: region, scale: scale).map { FaceDetection(box: $0.box, score: $0.score) }
     }
 }
 
@@ -60,34 +43,29 @@ public final class CascadeFaceDetector: FaceDetector {
         public init() {}
     }
 
-    private let raw: OpaquePointer
+    private let cascade: OpenCVCascade
     private let options: Options
-    private var rects = [cb_rect](repeating: cb_rect(), count: 64)
 
     public init(path: String, options: Options = Options()) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ModelFileError(path: path, package: "opencv-data", reason: "cascade file missing")
         }
-        guard let p = cb_cascade_load(path) else {
-            throw ModelFileError(path: path, package: "opencv-data", reason: String(cString: cb_last_error()))
+        do {
+            cascade = try OpenCVCascade(path: path)
+        } catch {
+            throw ModelFileError(path: path, package: "opencv-data", reason: error.message)
         }
-        raw = p
         self.options = options
     }
 
-    deinit { cb_cascade_free(raw) }
-
     public func detect(in gray: Image, region: Rect?, scale: Double) throws -> [FaceDetection] {
-        let n = try check(cb_cascade_detect(raw, gray.raw, bridgeRect(region), scale, options.scaleFactor,
-                                            Int32(options.minimumNeighbours), Int32(options.minimumSize), &rects,
-                                            Int32(rects.count)), "cascade detection")
+        let settings = OpenCVCascade.Settings(scaleFactor: options.scaleFactor, minimumNeighbours: options.minimumNeighbours,
+                                              minimumSize: options.minimumSize)
         // Cascade boxes are tighter than dlib's (which the landmark model expects): widen them.
-        return (0..<Int(n)).map { i in
-            let r = rects[i]
-            let grow = 0.08 * Double(r.width)
-            return FaceDetection(box: Rect(x: Double(r.x) - grow, y: Double(r.y) - grow * 0.5,
-                                           width: Double(r.width) + 2 * grow, height: Double(r.height) + 2 * grow),
-                                 score: 1)
+        return try cascade.detect(in: gray, region: region, scale: scale, settings: settings).map { r in
+            let grow = 0.08 * r.width
+            return FaceDetection(box: Rect(x: r.x - grow, y: r.y - grow * 0.5, width: r.width + 2 * grow,
+                                           height: r.height + 2 * grow), score: 1)
         }
     }
 }

@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -6,8 +5,8 @@ import HeritageCore
 /// compact copy that fits faster on a weak core than dlib's own layout (see landmarks.cpp).
 ///
 /// Fitting only reads the model, so one predictor may serve several threads.
-public final class LandmarkPredictor: @unchecked Sendable {
-    private let raw: OpaquePointer
+public final class LandmarkPredictor: Sendable {
+    private let model: DlibShapePredictor
 
     /// Loads the model (about 0.35 s for Debian's 100 MB file, under 0.1 s from `cacheFolder`).
     /// `keepingReference` also keeps dlib's own predictor, for `referenceFit` (comparisons; twice
@@ -17,20 +16,17 @@ public final class LandmarkPredictor: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ModelFileError(path: path, package: "libdlib-data", reason: "landmark model missing")
         }
-        guard let p = cb_shape_predictor_load(path, keepingReference ? 1 : 0, cacheFolder) else {
-            throw ModelFileError(path: path, package: "libdlib-data", reason: String(cString: cb_last_error()))
+        do {
+            model = try DlibShapePredictor(path: path, keepingReference: keepingReference, cacheFolder: cacheFolder)
+        } catch {
+            throw ModelFileError(path: path, package: "libdlib-data", reason: error.message)
         }
-        raw = p
     }
-
-    deinit { cb_shape_predictor_free(raw) }
 
     /// Fits the 68 points to the face whose detector-style box is centred at `centre` with side
     /// `side`, rolled by `roll` radians.
     public func fit(in gray: Image, centre: Point2, side: Double, roll: Double) throws -> [Point2] {
-        var out = [cb_point2f](repeating: cb_point2f(), count: 68)
-        try check(cb_shape_predict(raw, gray.raw, centre.x, centre.y, side, roll, &out), "landmark fit")
-        return out.map { Point2(Double($0.x), Double($0.y)) }
+        try model.fit(in: gray, centre: centre, side: side, roll: roll)
     }
 
     /// Fits inside an upright detection box.
@@ -41,8 +37,6 @@ public final class LandmarkPredictor: @unchecked Sendable {
     /// The same fit by dlib's own evaluation (points on the crop's integer pixels); needs
     /// `keepingReference`.
     public func referenceFit(in gray: Image, centre: Point2, side: Double, roll: Double) throws -> [Point2] {
-        var out = [cb_point2f](repeating: cb_point2f(), count: 68)
-        try check(cb_shape_predict_reference(raw, gray.raw, centre.x, centre.y, side, roll, &out), "dlib landmark fit")
-        return out.map { Point2(Double($0.x), Double($0.y)) }
+        try model.referenceFit(in: gray, centre: centre, side: side, roll: roll)
     }
 }

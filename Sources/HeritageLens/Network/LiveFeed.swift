@@ -1,7 +1,7 @@
 import HeritageCore
 
 /// One finished frame for programs watching live (OSC receivers, browsers).
-public struct LiveFrame: @unchecked Sendable {
+public struct LiveFrame: Sendable {
     public let anchors: FrameAnchors
     public let metrics: FrameMetrics
     /// A copy of the composited frame when an output asked for it (`LiveOutput.wantsImage`);

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A receiver's address, `HOST:PORT` (`[v6]:PORT` for IPv6 literals), resolved once at start.
-public struct UDPDestination: CustomStringConvertible, @unchecked Sendable {
+public struct UDPDestination: CustomStringConvertible, Sendable {
     public let host: String
     public let port: UInt16
     let family: Int32

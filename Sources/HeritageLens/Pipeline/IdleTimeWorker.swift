@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -109,7 +108,7 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
             letThrough = true
             // Every time, not once: a job that had just started may have marked itself pausable
             // after the first call.
-            cb_gate_set_working(gateSlot, 0)
+            BackgroundThread.setPausable(gateSlot, false)
         }
     }
 
@@ -156,11 +155,11 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
     }
 
     private func loop() {
-        let tid = cb_current_thread_id()
+        let tid = BackgroundThread.currentID
         let idle = mode == .idleTime
-        if idle { _ = cb_set_thread_background(tid, niceness) }
-        let slot = idle ? cb_gate_register_thread() : -1
-        defer { if idle { cb_gate_unregister_thread(slot) } }
+        if idle { BackgroundThread.lowerCurrentPriority(niceness: niceness) }
+        let slot = idle ? BackgroundThread.registerWithFrameGate() : -1
+        defer { if idle { BackgroundThread.unregisterFromFrameGate(slot) } }
         var clock = clockid_t()
         let hasClock = pthread_getcpuclockid(pthread_self(), &clock) == 0
         condition.withLock {
@@ -179,13 +178,13 @@ public final class IdleTimeWorker<Job, Output>: @unchecked Sendable {
             let exempt = letThrough
             condition.unlock()
             // Woken by a frame's submit: wait for that frame to end rather than run inside it.
-            if idle && !exempt { cb_gate_wait(gateLimitNanoseconds) }
+            if idle && !exempt { BackgroundThread.waitForFrameEnd(limitNanoseconds: gateLimitNanoseconds) }
             let start = threadCPUNanoseconds()
             // Pausable only inside the work: never while holding `condition`, which the frame
             // thread takes too.
-            if idle { cb_gate_set_working(slot, exempt ? 0 : 1) }
+            if idle { BackgroundThread.setPausable(slot, !exempt) }
             let result = Result { try work(gray, frame, job) }
-            if idle { cb_gate_set_working(slot, 0) }
+            if idle { BackgroundThread.setPausable(slot, false) }
             let ms = Double(threadCPUNanoseconds() - start) / 1e6
             condition.withLock {
                 switch result {

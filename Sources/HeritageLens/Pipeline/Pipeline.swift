@@ -1,4 +1,3 @@
-import CBridge
 import HeritageCore
 import Logging
 
@@ -48,12 +47,18 @@ public final class Pipeline {
     public var governor: TierGovernor?
     /// Called after each frame with its metrics (progress lines, bench histograms, the overlay).
     public var onFrame: ((FrameMetrics) -> Void)?
-    private var stopRequested = false
+    /// Interrupts the run before its next frame (`Summary.interrupted`); shared with the run's
+    /// sources and workers.
+    public let stopRequest: StopRequest
+    /// A normal end asked for by the user (the quit key): not an interruption.
+    private var quitRequested = false
     private let logger: Logger
 
     public init(source: FrameSource, stages: [FrameStage], sinks: [FrameSink], metrics: MetricsSink? = nil,
-                options: Options = Options(), logger: Logger = Logger(label: "heritage-lens.pipeline")) {
+                options: Options = Options(), stopRequest: StopRequest = StopRequest(followingProcessSignals: false),
+                logger: Logger = Logger(label: "heritage-lens.pipeline")) {
         self.source = source
+        self.stopRequest = stopRequest
         self.logger = logger
         self.stages = stages
         self.sinks = sinks
@@ -62,7 +67,7 @@ public final class Pipeline {
     }
 
     /// Ends the run after the current frame (a quit key).
-    public func stop() { stopRequested = true }
+    public func stop() { quitRequested = true }
 
     /// Changes the tier from the next frame on (the preview's tier key): low, high, or auto with
     /// a governor for `budgetMilliseconds`.
@@ -76,7 +81,8 @@ public final class Pipeline {
         }
     }
 
-    /// Processes frames until the input ends, `stop()` is called or a stop signal arrives.
+    /// Processes frames until the input ends, `stop()` is called, or the stop request is made
+    /// (by its owner, or by a stop signal when it follows them).
     /// Sinks are finished before this returns or throws.
     public func run() throws -> Summary {
         var summary = Summary()
@@ -87,7 +93,7 @@ public final class Pipeline {
         var runError: Error?
         do {
             try StageOrder.check(stages)
-            while !stopRequested {
+            while !quitRequested && !stopRequest.isRequested {
                 if let limit = options.frameLimit, summary.framesProcessed >= limit { break }
                 guard let frame = try source.nextFrame() else { break }
                 FrameGate.frameBegan()
@@ -124,7 +130,7 @@ public final class Pipeline {
         } catch {
             runError = error
         }
-        summary.interrupted = cb_stop_requested() != 0
+        summary.interrupted = stopRequest.isRequested
         summary.framesDropped = source.droppedFrameCount
         summary.wallSeconds = Double(clock.nanoseconds() - started) / 1e9
         stages.forEach { $0.finish() }

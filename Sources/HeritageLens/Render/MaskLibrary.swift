@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -15,7 +14,7 @@ public enum MaskKind: String, CaseIterable, Sendable {
 /// by the similarity transform of the eyes, and, given the head pose, by the parallax of their
 /// depth behind the face (`depths`). Triangles come from a Delaunay triangulation of the layout,
 /// computed once.
-public final class MaskMesh: @unchecked Sendable {
+public final class MaskMesh: Sendable {
     public let textureSize: Size
     /// Texture-space points: 68 landmarks, then the outer points.
     public let points: [Point2]
@@ -49,10 +48,8 @@ public final class MaskMesh: @unchecked Sendable {
         depths += [Double](repeating: Self.rings.last!.depth, count: 4)
         self.depths = depths
         points = layout + outer
-        var tri = [Int32](repeating: 0, count: 3 * 400)
-        let pts = points.map { cb_point2f(x: Float(max(0, min(w - 1, $0.x))), y: Float(max(0, min(h - 1, $0.y)))) }
-        let n = Int(try check(cb_delaunay(pts, Int32(pts.count), Int32(w), Int32(h), &tri, 400), "triangulate mask"))
-        triangles = Array(tri.prefix(3 * n))
+        let inside = points.map { Point2(max(0, min(w - 1, $0.x)), max(0, min(h - 1, $0.y))) }
+        triangles = try ImageGeometry.delaunay(inside, in: textureSize, maximumTriangles: 400)
     }
 
     /// Where each mesh point goes for a face with these landmarks: landmarks onto the tracked
@@ -91,7 +88,7 @@ public final class MaskMesh: @unchecked Sendable {
 
 
 /// Loads the masks from `Samples/masks`.
-public final class MaskLibrary: @unchecked Sendable {
+public final class MaskLibrary: Sendable {
     public let mesh: MaskMesh
     private let textures: [MaskKind: Image]
 

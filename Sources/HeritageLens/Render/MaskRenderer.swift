@@ -1,4 +1,3 @@
-import CBridge
 import HeritageCore
 
 /// Draws a zodiac mask onto a face.
@@ -26,19 +25,17 @@ public struct MaskRenderer {
         case .low:
             try image.composite(texture, homography: library.mesh.similarity(to: frame).m, smooth: true)
         case .high:
-            let src = library.mesh.points.map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
             let targets = if let pose = face.pose, let focalLength {
                 library.mesh.targets(for: face.landmarks, pose: pose, focalLength: focalLength)
             } else {
                 library.mesh.targets(for: face.landmarks)
             }
-            let dst = targets.map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
             // A dim face gets a dimmer mask: the luminance inside the face's box against mid-gray.
             let lum = (try? gray.mean(channel: 0, in: grayScale == 1 ? face.boundingBox : face.boundingBox.scaled(by: grayScale))) ?? 128
             let gain = max(0.55, min(1.25, lum / 128))
             let feather = max(1.0, frame.eyeDistance * 0.04)
-            try check(cb_warp_triangles(texture.raw, image.raw, src, dst, Int32(src.count), library.mesh.triangles,
-                                        Int32(library.mesh.triangles.count / 3), feather, gain), "draw mask")
+            try image.warpTriangles(from: texture, sourcePoints: library.mesh.points, destinationPoints: targets,
+                                    triangles: library.mesh.triangles, feather: feather, gain: gain)
         }
     }
 }

@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -25,9 +24,8 @@ public final class PreviewWindow: FrameSink {
     }
 
     public func write(_ frame: ProcessedFrame) throws {
-        try check(cb_window_show(title, frame.output.raw), "preview window")
-        let code = cb_window_poll_key(1)
-        guard code >= 0 else { return }
+        try PreviewDisplay.show(frame.output, title: title)
+        guard let code = PreviewDisplay.pressedKey(within: 1) else { return }
         switch code & 0xff {
         case 27, Int32(UInt8(ascii: "q")): onKey?(.quit)
         case Int32(UInt8(ascii: "s")): onKey?(.snapshot)
@@ -38,5 +36,5 @@ public final class PreviewWindow: FrameSink {
         }
     }
 
-    public func finish() throws { cb_window_close_all() }
+    public func finish() throws { PreviewDisplay.closeAll() }
 }

@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -12,7 +11,7 @@ public final class VideoFileSink: FrameSink {
     public let path: String
     public let codec: String
     public private(set) var framesWritten = 0
-    private var writer: OpaquePointer?
+    private var writer: VideoWriter?
 
     public init(path: String, size: Size, framesPerSecond: Double) throws {
         let ext = (path as NSString).pathExtension.lowercased()
@@ -25,13 +24,14 @@ public final class VideoFileSink: FrameSink {
         try OutputPath.validate(path)
         var lastError = ""
         for codec in codecs {
-            if let w = cb_video_writer_open(path, codec, framesPerSecond, Int32(size.width), Int32(size.height)) {
-                writer = w
+            do {
+                writer = try VideoWriter(path: path, codec: codec, framesPerSecond: framesPerSecond, size: size)
                 self.codec = codec
                 self.path = path
                 return
+            } catch {
+                lastError = error.message
             }
-            lastError = String(cString: cb_last_error())
         }
         throw SinkError.videoWriterFailed(path, reason: lastError)
     }
@@ -40,8 +40,10 @@ public final class VideoFileSink: FrameSink {
 
     public func write(_ frame: ProcessedFrame) throws {
         guard let w = writer else { return }
-        if cb_video_writer_write(w, frame.output.raw) != 0 {
-            throw SinkError.writeFailed(path, reason: String(cString: cb_last_error()))
+        do {
+            try w.write(frame.output)
+        } catch {
+            throw SinkError.writeFailed(path, reason: error.message)
         }
         framesWritten += 1
     }
@@ -51,8 +53,10 @@ public final class VideoFileSink: FrameSink {
     public func finish() throws {
         guard let w = writer else { return }
         writer = nil
-        if cb_video_writer_close(w) != 0 {
-            throw SinkError.writeFailed(path, reason: String(cString: cb_last_error()))
+        do {
+            try w.close()
+        } catch {
+            throw SinkError.writeFailed(path, reason: error.message)
         }
     }
 }

@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -29,23 +28,13 @@ public enum CameraDevices {
     }
 
     public static func query(_ path: String) throws -> CameraDevice {
-        var info = cb_v4l2_device_info()
-        var modes = [cb_v4l2_mode](repeating: cb_v4l2_mode(), count: 512)
-        var code: Int32 = 0
-        let n = cb_v4l2_query(path, &info, &modes, Int32(modes.count), &code)
-        if n < 0 { throw error(for: path, code: code) }
-        func text<T>(_ tuple: T) -> String {
-            withUnsafeBytes(of: tuple) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        do {
+            let report = try V4L2DeviceReport(path: path)
+            return CameraDevice(path: path, card: report.card, driver: report.driver, busInfo: report.busInfo,
+                                isCapture: report.isCapture, modes: report.modes)
+        } catch {
+            throw Self.error(for: path, code: error.code)
         }
-        let listed = modes.prefix(Int(min(n, Int32(modes.count)))).map { m in
-            CameraMode(pixelFormat: FourCC(rawValue: m.pixel_format),
-                       size: Size(width: Int(m.width), height: Int(m.height)),
-                       framesPerSecond: m.fps_denominator > 0 ? Double(m.fps_numerator) / Double(m.fps_denominator) : 0)
-        }
-        return CameraDevice(path: path, card: text(info.card), driver: text(info.driver),
-                            busInfo: text(info.bus_info), isCapture: info.is_capture != 0, modes: listed)
     }
 
     static func error(for path: String, code: Int32) -> SourceError {

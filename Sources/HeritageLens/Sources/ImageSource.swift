@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -74,8 +73,10 @@ public final class ImageSource: FrameSource {
         if let size = ImageDimensions.read(path), size.width > maximumSide || size.height > maximumSide {
             throw SourceError.tooLarge(path, size: size, limit: maximumSide)
         }
-        if cb_image_read(image.raw, path) != 0 {
-            throw SourceError.notAnImage(path, reason: String(cString: cb_last_error()))
+        do {
+            try image.load(contentsOf: path)
+        } catch {
+            throw SourceError.notAnImage(path, reason: error.message)
         }
         // A format whose header is not read above: its size is known once decoded.
         if image.width > maximumSide || image.height > maximumSide {
@@ -83,13 +84,15 @@ public final class ImageSource: FrameSource {
             try image.allocate(width: 1, height: 1, channels: 3)
             throw SourceError.tooLarge(path, size: size, limit: maximumSide)
         }
-        if cb_image_normalize_bgr(image.raw) != 0 {
-            throw SourceError.notAnImage(path, reason: String(cString: cb_last_error()))
+        do {
+            try image.normalizeToBGR()
+        } catch {
+            throw SourceError.notAnImage(path, reason: error.message)
         }
     }
 
     public func nextFrame() throws -> Frame? {
-        guard !closed, cb_stop_requested() == 0 else { return nil }
+        guard !closed else { return nil }
         var available = SystemClock().nanoseconds()
         while next < files.count * repeats {
             let path = files[next / repeats]

@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -15,9 +14,12 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
     public struct Options: Sendable {
         /// No frame for this long means the camera has stalled.
         public var stallTimeout: Double = 3.0
+        /// Ends a wait for the next frame (the run's request).
+        public var stopRequest: StopRequest
 
-        public init(stallTimeout: Double = 3.0) {
+        public init(stallTimeout: Double = 3.0, stopRequest: StopRequest = StopRequest(followingProcessSignals: false)) {
             self.stallTimeout = stallTimeout
+            self.stopRequest = stopRequest
         }
     }
 
@@ -123,11 +125,11 @@ public final class LiveCameraSource: FrameSource, @unchecked Sendable {
     public func nextFrame() throws -> Frame? {
         condition.lock()
         defer { condition.unlock() }
-        while !fresh && failure == nil && running && cb_stop_requested() == 0 {
+        while !fresh && failure == nil && running && !options.stopRequest.isRequested {
             _ = condition.wait(until: Date().addingTimeInterval(0.1))
         }
         if let failure { throw failure }
-        guard fresh, cb_stop_requested() == 0 else { return nil }
+        guard fresh, !options.stopRequest.isRequested else { return nil }
         swap(&reading, &ready)
         fresh = false
         if skippedAtStart == nil { skippedAtStart = skipped }

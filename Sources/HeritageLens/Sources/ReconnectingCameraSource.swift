@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 import Logging
@@ -51,7 +50,7 @@ public final class ReconnectingCameraSource: FrameSource {
     }
 
     public func nextFrame() throws -> Frame? {
-        while cb_stop_requested() == 0 {
+        while !options.camera.stopRequest.isRequested {
             if current == nil { reconnect() }
             guard let source = current else { return nil }
             do {
@@ -74,7 +73,7 @@ public final class ReconnectingCameraSource: FrameSource {
 
     private func reconnect() {
         var delay = options.firstDelay
-        while cb_stop_requested() == 0 {
+        while !options.camera.stopRequest.isRequested {
             sleep(delay)
             do {
                 let grabber = try open()

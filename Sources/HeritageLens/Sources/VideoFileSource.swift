@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 
@@ -32,7 +31,7 @@ public final class VideoFileSource: FrameSource {
     public private(set) var droppedFrameCount = 0
     public private(set) var deliveredFrameCount = 0
 
-    private var reader: OpaquePointer?
+    private var reader: VideoReader?
     /// When the file was reopened for another pass, until that pass's first frame is decoded.
     private var reopenedAt: UInt64?
     /// Seconds added to presentation times after each loop.
@@ -48,63 +47,62 @@ public final class VideoFileSource: FrameSource {
 
     public init(path: String, options: Options = Options()) throws {
         try InputFile.validate(path)
-        guard let r = cb_video_reader_open(path) else {
+        let r: VideoReader
+        do {
+            r = try VideoReader(path: path)
+        } catch {
             if MP4Probe.lacksIndex(path) { throw SourceError.cutRecording(path) }
-            throw SourceError.notAVideo(path, reason: String(cString: cb_last_error()))
+            throw SourceError.notAVideo(path, reason: error.message)
         }
-        var info = cb_video_info()
-        cb_video_reader_info(r, &info)
-        guard info.width > 0, info.height > 0 else {
-            cb_video_reader_free(r)
+        let info = r.info
+        guard info.size.width > 0, info.size.height > 0 else {
             throw SourceError.notAVideo(path, reason: "it has no video stream")
         }
-        guard info.width <= options.maximumSide, info.height <= options.maximumSide else {
-            cb_video_reader_free(r)
-            throw SourceError.tooLarge(path, size: Size(width: Int(info.width), height: Int(info.height)),
-                                       limit: options.maximumSide)
+        guard info.size.width <= options.maximumSide, info.size.height <= options.maximumSide else {
+            throw SourceError.tooLarge(path, size: info.size, limit: options.maximumSide)
         }
         reader = r
         name = path
         self.options = options
-        size = Size(width: Int(info.width), height: Int(info.height))
+        size = info.size
         // Some containers (raw streams, broken headers) report no rate; 30 is what cameras give.
-        framesPerSecond = info.fps.isFinite && info.fps > 0 && info.fps < 1000 ? info.fps : 30
+        let fps = info.framesPerSecond
+        framesPerSecond = fps.isFinite && fps > 0 && fps < 1000 ? fps : 30
         if options.realtime { pacer = FramePacer(framesPerSecond: framesPerSecond, clock: options.clock) }
-        expectedFrameCount = info.frame_count > 0 ? Int(info.frame_count) : nil
-        codec = withUnsafeBytes(of: info.fourcc) { String(decoding: $0.prefix(4), as: UTF8.self) }
+        expectedFrameCount = info.frameCount > 0 ? info.frameCount : nil
+        codec = info.codec
     }
 
     deinit { close() }
 
     public func close() {
-        if let r = reader { cb_video_reader_free(r) }
         reader = nil
     }
 
     public func nextFrame() throws -> Frame? {
-        guard let r = reader, cb_stop_requested() == 0 else { return nil }
+        guard let r = reader else { return nil }
         var available = options.clock.nanoseconds()
-        var pts = 0.0
         while true {
-            let status = cb_video_reader_read(r, buffer.raw, &pts)
-            if status == 0 {
+            let pts: Double
+            switch r.read(into: buffer) {
+            case .frame(let ms): pts = ms
+            case .endOfStream:
                 if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }
                 guard options.loop else { return nil }
                 // A file that shrank to nothing or vanished since the last pass ends the run with
                 // a reason instead of ending it quietly (or looping on an empty file forever).
                 guard framesThisPass > 0 else { throw SourceError.loopFailed(name, reason: "no frames on the last pass") }
                 reopenedAt = options.clock.nanoseconds()
-                guard let again = cb_video_reader_open(name) else {
-                    throw SourceError.loopFailed(name, reason: String(cString: cb_last_error()))
+                do {
+                    reader = try VideoReader(path: name)
+                } catch {
+                    throw SourceError.loopFailed(name, reason: error.message)
                 }
-                cb_video_reader_free(r)
-                reader = again
                 framesThisPass = 0
                 loopOffset = lastTime + 1 / framesPerSecond
                 firstPTS = nil
                 return try nextFrame()
-            }
-            if status < 0 {
+            case .failed:
                 // A frame that does not decode mid-stream ends the stream here rather than aborting:
                 // what was processed so far is kept and the caller reports the shortfall.
                 if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }

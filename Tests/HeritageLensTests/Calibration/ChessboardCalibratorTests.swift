@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 @Suite struct ChessboardCalibratorTests {
     let truth = Intrinsics(fx: 610, fy: 605, cx: 322, cy: 236, distortion: [-0.22, 0.09, 0.0005, -0.0004, 0],

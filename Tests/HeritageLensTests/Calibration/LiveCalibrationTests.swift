@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 extension LiveCameraPathTests {
     /// `calibrate --camera` on the emulated webcam, shown a chessboard held in eight poses.

@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 /// The card pipeline on rendered sequences of the project's own cards.
 @Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: TestPaths.packageRoot + "/Samples/cards/cards.json"),
@@ -12,11 +13,9 @@ struct CardPipelineTests {
     func run(_ sequence: CardSequence, set: CardSet) throws -> [FrameAnchors] {
         let tracker = try CardTracker(cards: set, background: false)
         let collector = AnchorCollector()
-        _ = try Pipeline(source: try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount),
-                         stages: [GrayConversionStage(), CardRecognitionStage(tracker: tracker),
-                                  CardTrackingStage(tracker: tracker),
-                                  PoseStage(intrinsics: .assumed(for: sequence.scene.size), cards: set)],
-                         sinks: [collector]).run()
+        _ = try PipelineConfiguration(cards: tracker, pose: .assumed(for: sequence.scene.size))
+            .makePipeline(source: try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount),
+                          sinks: [collector]).run()
         return collector.frames
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 struct CardTrailTests {
     func frame(_ value: Double) throws -> Image {

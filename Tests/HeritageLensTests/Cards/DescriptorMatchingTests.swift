@@ -1,4 +1,3 @@
-import CBridge
 import HeritageCore
 import Testing
 @testable import HeritageLens

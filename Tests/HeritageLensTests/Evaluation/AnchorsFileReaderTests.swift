@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 @Suite struct AnchorsFileReaderTests {
     /// What the anchors sink writes is what the scorer reads back: ids, frame indices, sizes and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 @Suite struct AnnotatedFacesTests {
     @Test func dlibXMLIsRead() throws {

@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 /// The per-frame check scores the shared annotated faces as faces and photos without faces as
 /// not, at the thresholds the tracker uses.

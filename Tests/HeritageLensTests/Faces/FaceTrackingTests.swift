@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 /// The face pipeline on a generated video of a real face (the public-domain portrait Debian ships)
 /// moving, rolling and scaling. Ground truth: dlib's own fit on the unmoved portrait, carried
@@ -23,10 +24,8 @@ struct FaceTrackingTests {
     func anchors(of scene: SyntheticScene, frames: Int) throws -> [FrameAnchors] {
         let tracker = tracker()
         let collector = AnchorCollector()
-        _ = try Pipeline(source: try SceneSource(name: "scene", scene: scene, frameCount: frames),
-                         stages: [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
-                                  FaceTrackingStage(tracker: tracker)],
-                         sinks: [collector]).run()
+        _ = try PipelineConfiguration(faces: tracker)
+            .makePipeline(source: try SceneSource(name: "scene", scene: scene, frameCount: frames), sinks: [collector]).run()
         return collector.frames
     }
 
@@ -54,12 +53,8 @@ struct FaceTrackingTests {
                                        effects: .init(noiseSigma: 2))
         let tracker = tracker()
         let collector = AnchorCollector()
-        let pipeline = Pipeline(
-            source: try SceneSource(name: "moving", scene: scene, frameCount: frames),
-            stages: [GrayConversionStage(), FaceDetectionStage(tracker: tracker),
-                     FaceTrackingStage(tracker: tracker),
-                     PoseStage(intrinsics: .assumed(for: scene.size))],
-            sinks: [collector])
+        let pipeline = try PipelineConfiguration(faces: tracker, pose: .assumed(for: scene.size))
+            .makePipeline(source: try SceneSource(name: "moving", scene: scene, frameCount: frames), sinks: [collector])
         _ = try pipeline.run()
         let sequence = FaceSequence(name: "moving", scene: scene, frameCount: frames,
                                     truth: { i in [0: truth0.map(place(i).apply)] })

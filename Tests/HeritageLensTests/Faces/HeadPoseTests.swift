@@ -1,4 +1,3 @@
-import CBridge
 import HeritageCore
 import Testing
 @testable import HeritageLens
@@ -35,12 +34,9 @@ import Testing
         k.distortion = [-0.25, 0.08, 0, 0, 0]
         let truth = Pose(rotation: Vector3(0.1, 0.3, 0), translation: Vector3(0.08, 0.05, 0.7))
         // Distort the ideal projections with OpenCV's model.
-        let object = HeadModel.points.map { cb_point3d(x: $0.x, y: $0.y, z: $0.z) }
-        var projected = [cb_point2f](repeating: cb_point2f(), count: object.count)
-        _ = cb_project_points(object, Int32(object.count), truth.rotation.array, truth.translation.array,
-                              k.cameraMatrix, k.distortion, &projected)
+        let projected = try PoseSolver.openCVProjection(of: HeadModel.points, pose: truth, intrinsics: k)
         var marks = [Point2](repeating: .zero, count: 68)
-        for (i, p) in zip(HeadModel.landmarkIndices, projected) { marks[i] = Point2(Double(p.x), Double(p.y)) }
+        for (i, p) in zip(HeadModel.landmarkIndices, projected) { marks[i] = p }
         let found = try #require(PoseSolver(intrinsics: k).headPose(landmarks: marks, previous: nil))
         #expect((found.translation - truth.translation).length < 2e-3)
         let naive = try #require(PoseSolver(intrinsics: intrinsics).headPose(landmarks: marks, previous: nil))

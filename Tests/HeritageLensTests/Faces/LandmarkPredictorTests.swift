@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 /// The compact predictor against dlib's own evaluation of the same model file, on real faces:
 /// the repacking (16-bit leaves, float output) must not move the points.

@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 /// A cut is told from motion and from a change of exposure.
 @Suite(.enabled(if: TestPaths.debianAsset("coffee.png") != nil && TestPaths.debianAsset("rocket.jpg") != nil,

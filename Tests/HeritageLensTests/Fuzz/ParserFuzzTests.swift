@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 /// Property: whatever bytes the project's parsers are given (calibration YAML, card lists, mask
 /// layouts, landmark XML, the feature cache), they return a value or throw an error that names

@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 /// A stage that costs a known time, so bench's figures can be checked against the clock.
 final class SleepStage: FrameStage {

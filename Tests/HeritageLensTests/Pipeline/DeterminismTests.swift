@@ -2,6 +2,7 @@ import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
+@testable import HeritageTooling
 
 /// Batch anchors depend on the input and the options only. They used to differ between runs, more
 /// under load: the card tracker's optical flow read pixels of its rendering buffer that were never
@@ -25,11 +26,8 @@ struct DeterminismTests {
         func anchors(busy: Bool, scribble: UInt8?) throws -> String {
             let tracker = try CardTracker(cards: cards, background: false, intrinsics: .assumed(for: options.size))
             let collector = AnchorCollector()
-            let pipeline = Pipeline(source: try VideoFileSource(path: "\(dir)/in.mp4"),
-                                    stages: [GrayConversionStage(), CardRecognitionStage(tracker: tracker),
-                                             CardTrackingStage(tracker: tracker),
-                                             PoseStage(intrinsics: .assumed(for: options.size), cards: cards)],
-                                    sinks: [collector])
+            let pipeline = try PipelineConfiguration(cards: tracker, pose: .assumed(for: options.size))
+                .makePipeline(source: try VideoFileSource(path: "\(dir)/in.mp4"), sinks: [collector])
             if let byte = scribble { pipeline.onFrame = { _ in Self.scribbleFreedMemory(byte) } }
             let load = busy ? BusyThreads(count: ProcessInfo.processInfo.activeProcessorCount) : nil
             defer { load?.stop() }

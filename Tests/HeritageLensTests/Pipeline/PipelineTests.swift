@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 import Testing

@@ -1,4 +1,3 @@
-import CBridge
 import Foundation
 import HeritageCore
 import Testing
@@ -20,7 +19,7 @@ struct RenderTests {
     /// The centroid of magenta pixels within `radius` of `p` in a BGR frame (nil if none).
     func magenta(near p: Point2, in image: Image, radius: Int = 6) -> Point2? {
         var sum = Point2.zero, n = 0.0
-        let data = cb_image_data(image.raw)!, step = cb_image_step(image.raw)
+        let data = image.samples(), step = image.width * 3
         for y in max(0, Int(p.y) - radius)...min(image.height - 1, Int(p.y) + radius) {
             for x in max(0, Int(p.x) - radius)...min(image.width - 1, Int(p.x) + radius) {
                 let o = y * step + x * 3
@@ -45,10 +44,8 @@ struct RenderTests {
         let texture = try dotTexture(mesh)
         let frame = try Image(width: 640, height: 480)
         try frame.fill(blue: 40, green: 40, red: 40)
-        let src = mesh.points.map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
-        let dst = mesh.targets(for: Array(landmarks)).map { cb_point2f(x: Float($0.x), y: Float($0.y)) }
-        try check(cb_warp_triangles(texture.raw, frame.raw, src, dst, Int32(src.count), mesh.triangles,
-                                    Int32(mesh.triangles.count / 3), 0, 1), "warp")
+        try frame.warpTriangles(from: texture, sourcePoints: mesh.points, destinationPoints: mesh.targets(for: Array(landmarks)),
+                                triangles: mesh.triangles, feather: 0, gain: 1)
         var worst = 0.0
         for (i, p) in landmarks.enumerated() {
             let found = try #require(magenta(near: p, in: frame, radius: 3), "landmark \(i) not drawn")

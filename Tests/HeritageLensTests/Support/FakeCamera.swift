@@ -1,6 +1,7 @@
 import Foundation
 import HeritageCore
 @testable import HeritageLens
+@testable import HeritageTooling
 
 /// The camera emulator (Tools/fake-camera, docs/camera.md) around a `heritage-lens` process: it
 /// builds the emulator, runs the command with it preloaded and an emulated webcam at /dev/video0,

@@ -1,0 +1,45 @@
+import CBridge
+import HeritageCore
+
+/// dlib's HOG + linear SVM frontal face detector (`get_frontal_face_detector`) as a handle: a
+/// search over an image, or one window scored at a known place. Not shareable between threads
+/// (dlib's scanner keeps its feature pyramid inside).
+public final class DlibFaceScanner {
+    /// A window the filters scored: where (a detector-style box) and dlib's confidence.
+    public struct Window: Hashable, Sendable {
+        public var box: Rect
+        public var score: Double
+    }
+
+    private let raw: OpaquePointer
+    private var rects = [cb_rect](repeating: cb_rect(), count: 64)
+    private var scores = [Double](repeating: 0, count: 64)
+
+    /// `cacheFolder`: where the unpacked detector is kept between runs (the first scanner of a
+    /// process decides it); nil unpacks from dlib's headers each time.
+    public init(cacheFolder: String?) throws(BridgeError) {
+        guard let p = cb_hog_detector_create(cacheFolder) else { throw BridgeError.last("create dlib HOG detector") }
+        raw = p
+    }
+
+    deinit { cb_hog_detector_free(raw) }
+
+    /// Faces in `region` (nil: the whole image) of an 8-bit gray image scaled by `scale` first,
+    /// as upright boxes in image pixels, at most 64.
+    public func detect(in gray: Image, region: Rect?, scale: Double) throws(BridgeError) -> [Window] {
+        let n = try check(cb_hog_detect(raw, gray.raw, cb_rect(covering: region), scale, &rects, &scores,
+                                        Int32(rects.count)), "dlib HOG detection")
+        return (0..<Int(n)).map { Window(box: rects[$0].rect, score: scores[$0]) }
+    }
+
+    /// The best window near the square centred at `centre` with side `side`, rolled by `roll`
+    /// radians, at most `reach` cells off its centre at its own scale; the window's box is a
+    /// square (centre, side) in the de-rolled frame. nil when no window was scored.
+    public func bestWindow(in gray: Image, centre: Point2, side: Double, roll: Double,
+                           reach: Int) throws(BridgeError) -> (score: Double, centre: Point2, side: Double)? {
+        var score = 0.0, x = 0.0, y = 0.0, s = 0.0
+        let n = try check(cb_hog_score_window(raw, gray.raw, centre.x, centre.y, side, roll, Int32(reach),
+                                              &score, &x, &y, &s), "face check")
+        return n == 1 ? (score, Point2(x, y), s) : nil
+    }
+}

@@ -1,0 +1,46 @@
+import CBridge
+import HeritageCore
+
+/// OpenCV's point geometry: homographies, optical flow, corners.
+public enum ImageGeometry {
+    /// RANSAC homography `src` -> `dst` and which pairs are inliers; nil under 4 pairs or no model.
+    public static func robustHomography(from src: [Point2], to dst: [Point2],
+                                        threshold: Double) -> (matrix: [Double], inliers: [Bool])? {
+        guard src.count >= 4, src.count == dst.count else { return nil }
+        let a = src.map(cb_point2f.init), b = dst.map(cb_point2f.init)
+        var h = [Double](repeating: 0, count: 9)
+        var mask = [UInt8](repeating: 0, count: src.count)
+        guard cb_find_homography(a, b, Int32(a.count), threshold, &h, &mask) >= 4 else { return nil }
+        return (h, mask.map { $0 != 0 })
+    }
+
+    /// Pyramidal Lucas-Kanade from `previous` to `next`: where each point went, nil where lost.
+    public static func opticalFlow(from previous: Image, to next: Image, points: [Point2], window: Int,
+                                   levels: Int) throws(BridgeError) -> [Point2?] {
+        guard !points.isEmpty else { return [] }
+        let starts = points.map(cb_point2f.init)
+        var ends = [cb_point2f](repeating: cb_point2f(), count: starts.count)
+        var status = [UInt8](repeating: 0, count: starts.count)
+        try check(cb_optical_flow(previous.raw, next.raw, starts, Int32(starts.count), &ends, &status, Int32(window),
+                                  Int32(levels)), "optical flow")
+        return zip(ends, status).map { $1 != 0 ? $0.point : nil }
+    }
+
+    /// Up to `maximum` Shi-Tomasi corners of an 8-bit gray image, best first.
+    public static func goodFeatures(in gray: Image, maximum: Int, quality: Double,
+                                    minimumDistance: Double) throws(BridgeError) -> [Point2] {
+        var corners = [cb_point2f](repeating: cb_point2f(), count: maximum)
+        let n = Int(try check(cb_good_features(gray.raw, Int32(maximum), quality, minimumDistance, &corners),
+                              "good features"))
+        return corners.prefix(n).map(\.point)
+    }
+
+    /// Delaunay triangles (index triples, flattened) of points inside a `size` rectangle.
+    public static func delaunay(_ points: [Point2], in size: Size, maximumTriangles: Int) throws(BridgeError) -> [Int32] {
+        let pts = points.map(cb_point2f.init)
+        var triangles = [Int32](repeating: 0, count: maximumTriangles * 3)
+        let n = Int(try check(cb_delaunay(pts, Int32(pts.count), Int32(size.width), Int32(size.height), &triangles,
+                                          Int32(maximumTriangles)), "triangulate"))
+        return Array(triangles.prefix(n * 3))
+    }
+}
