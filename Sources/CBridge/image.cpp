@@ -3,6 +3,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <cerrno>
+#include <cmath>
 #include <mutex>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -178,6 +179,20 @@ int32_t cb_image_to_gray(const cb_image *src, cb_image *dst) {
 int32_t cb_image_resize(const cb_image *src, cb_image *dst, int32_t w, int32_t h, int32_t interp) {
     CB_GUARD(-1, {
         cv::resize(src->mat, dst->mat, cv::Size(w, h), 0, 0, interp);
+        return 0;
+    })
+}
+
+int32_t cb_image_derotate(const cb_image *src, cb_image *dst, double angle_rad) {
+    CB_GUARD(-1, {
+        // The map from dst to src: src = c + R(angle) (dst - c).
+        const double c = std::cos(angle_rad), s = std::sin(angle_rad);
+        const double cx = (src->mat.cols - 1) / 2.0, cy = (src->mat.rows - 1) / 2.0;
+        const cv::Matx23d m(c, -s, cx - c * cx + s * cy,
+                            s, c, cy - s * cx - c * cy);
+        cv::Mat out;
+        cv::warpAffine(src->mat, out, m, src->mat.size(), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+        dst->mat = out;
         return 0;
     })
 }

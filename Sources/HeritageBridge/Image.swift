@@ -86,6 +86,13 @@ public final class Image: @unchecked Sendable {
         try check(cb_image_resize(raw, other.raw, Int32(width), Int32(height), interpolation.rawValue), "resize image")
     }
 
+    /// This image turned about its centre so that a line at `angle` radians (image coordinates,
+    /// y down) is horizontal in `other`: a point p of `other` shows this image's
+    /// `p.rotated(by: angle, about: centre)`. Same size; borders replicated.
+    public func derotate(by angle: Double, into other: Image) throws(BridgeError) {
+        try check(cb_image_derotate(raw, other.raw, angle), "derotate image")
+    }
+
     /// A copy of the rectangle `rect` (clipped to the image).
     public func cropped(to rect: Rect) throws -> Image {
         let out = Image()

@@ -119,6 +119,9 @@ int32_t cb_image_to_gray(const cb_image *src, cb_image *dst);
 int32_t cb_image_resize(const cb_image *src, cb_image *dst, int32_t w, int32_t h, int32_t interp);
 /** dst = the rectangle of src (clipped), copied. */
 int32_t cb_image_crop(const cb_image *src, cb_image *dst, int32_t x, int32_t y, int32_t w, int32_t h);
+/** dst = src turned about its centre so that a line at `angle_rad` in src (image coordinates, y
+ *  down) is horizontal in dst; same size, borders replicated (a rolled face searched upright). */
+int32_t cb_image_derotate(const cb_image *src, cb_image *dst, double angle_rad);
 /** In place: value * gain + offset, where gain runs linearly from gain_left at the left edge to
  *  gain_right at the right edge (lighting for test scenes). */
 int32_t cb_image_apply_light(cb_image *img, double gain_left, double gain_right, double offset);

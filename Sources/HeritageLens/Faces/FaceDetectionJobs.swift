@@ -3,8 +3,10 @@ import HeritageCore
 
 /// One piece of detection work.
 public enum FaceDetectionJob: Hashable, Sendable {
-    /// The whole frame, for new faces.
-    case search
+    /// The whole frame, for new faces; with `roll` (radians) not 0, searched turned so that faces
+    /// rolled by that much stand upright for the detector (it finds faces within about 12° of
+    /// upright).
+    case search(roll: Double)
     /// Around one track, to confirm a face is still there.
     case verify(trackID: Int, region: Rect)
     /// Where a track was just lost without a cut: the face is most likely still there, its look
@@ -56,6 +58,19 @@ public struct DetectionRunner {
 
     func run(_ job: FaceDetectionJob, on gray: Image) throws -> [FaceDetection] {
         switch job {
+        case .search(let roll) where roll != 0:
+            let turned = Image()
+            try exposed(gray).derotate(by: roll, into: turned)
+            let centre = Point2(Double(gray.width - 1) / 2, Double(gray.height - 1) / 2)
+            return try detector.detect(in: turned, region: nil, scale: searchScale).map { d in
+                // Back in the frame: the box's centre turned back, the fit rolled as the search was.
+                let c = d.box.centre.rotated(by: roll, about: centre)
+                let side = (d.box.width + d.box.height) / 2
+                var found = FaceDetection(box: Rect(x: c.x - side / 2, y: c.y - side / 2, width: side, height: side),
+                                          score: d.score)
+                found.landmarks = try predictor.fit(in: gray, centre: c, side: side, roll: roll)
+                return found
+            }
         case .search:
             // New faces get their landmarks here, on the frame they were found in: exact dlib
             // boxes for the fit, and the cost stays with the worker.

@@ -56,6 +56,19 @@ public final class FaceTracker {
         /// How long a lost track's id can be reclaimed.
         public var lostMemory = 1.0
         public var schedule = DetectionSchedule.Options()
+        /// dlib's detector has filters for faces leaning up to about 30°, but a leaning face that
+        /// is also dim, washed-out or small scores under its threshold where the same face upright
+        /// passes; a face leaning further is not found at all. Such faces are searched for on the
+        /// frame turned by `rolledSearchAngle` (radians).
+        /// Inline: both sides beside the first search of a scene (the start, a cut), then one side
+        /// at a time beside every `rolledSearchEvery`-th search while no face is tracked and every
+        /// `rolledRefreshEvery`-th while some are (0: never). In the background, where a search's
+        /// result waits for the whole batch, a turned search instead takes the place of every
+        /// third upright one after the first, so no batch grows and upright faces are found as
+        /// soon as before.
+        public var rolledSearchAngle = 0.4
+        public var rolledSearchEvery = 4
+        public var rolledRefreshEvery = 4
         public var plausibility = LandmarkPlausibility.Options()
         /// Landmark smoothing; `beta` is per eye distance per second.
         public var smoothing = OneEuroFilter.Options(minCutoff: 1.2, beta: 20, derivativeCutoff: 3.0)
@@ -121,6 +134,9 @@ public final class FaceTracker {
     private let worker: IdleTimeWorker<[FaceDetectionJob], [FaceDetectionResult]>
     private let plausibility: LandmarkPlausibility
     private var schedule: DetectionSchedule
+    /// Searches in this scene so far, for the turned ones beside them.
+    private var searchCount = 0
+    private var rolledSearchCount = 0
     private var tracks: [Track] = []
     private var lost: [LostTrack] = []
     private var recoveries: [Recovery] = []
@@ -186,6 +202,7 @@ public final class FaceTracker {
         if cutNow {
             lastCut = frameIndex
             schedule.searchSoon()
+            searchCount = 0
         }
         // A busy background worker takes nothing now; what is due stays due for when it is free
         // (a search asked for after a cut must not be skipped for a whole refresh interval).
@@ -195,7 +212,7 @@ public final class FaceTracker {
         let trackBoxes = tracks.map { RegionChangeMeter.regionMovingWith(face: $0.frame.detectorBox) }
         let changed = { [changeMeter] in (changeMeter?.changedCells(busy: trackBoxes) ?? Int.max) >= 6 }
         if schedule.searchDue(at: frameIndex, trackedFaces: tracks.count, sceneChanged: changed) {
-            jobs.append(.search)
+            jobs += searches()
             changeMeter?.markReference(busy: trackBoxes)
         }
         for id in schedule.verificationsDue(at: frameIndex, trackIDs: tracks.map(\.id)) {
@@ -211,6 +228,24 @@ public final class FaceTracker {
         }
         guard !jobs.isEmpty else { return }
         try worker.submit(jobs, on: gray, frameIndex: frameIndex)
+    }
+
+    /// The whole-frame searches due now: upright, and turned ones (see `Options.rolledSearchAngle`).
+    private func searches() -> [FaceDetectionJob] {
+        let angle = options.rolledSearchAngle
+        searchCount += 1
+        guard angle > 0 else { return [.search(roll: 0)] }
+        func nextSide() -> FaceDetectionJob {
+            rolledSearchCount += 1
+            return .search(roll: rolledSearchCount % 2 == 1 ? angle : -angle)
+        }
+        if detectsInBackground {
+            return searchCount > 1 && searchCount % 3 == 0 ? [nextSide()] : [.search(roll: 0)]
+        }
+        if searchCount == 1 { return [.search(roll: 0), .search(roll: angle), .search(roll: -angle)] }
+        let every = tracks.isEmpty ? options.rolledSearchEvery : options.rolledRefreshEvery
+        guard every > 0, searchCount % every == 0 else { return [.search(roll: 0)] }
+        return [.search(roll: 0), nextSide()]
     }
 
     /// Follows the tracked faces into this frame, takes in finished detections, and returns the

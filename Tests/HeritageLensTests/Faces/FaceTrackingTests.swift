@@ -75,6 +75,47 @@ struct FaceTrackingTests {
         #expect(abs(((rolls.max() ?? 0) - (rolls.min() ?? 0)) - ((eyeRolls.max() ?? 0) - (eyeRolls.min() ?? 0))) < 6)
     }
 
+    /// A head held leaning far (50°, past what the upright search reaches) never passes upright:
+    /// the turned searches find it on the first frames, inline and in the background.
+    @Test(arguments: [50.0, -50.0])
+    func aFaceHeldLeaningIsFoundAtOnce(degrees: Double) throws {
+        let (image, truth0) = try portrait()
+        let eye = FaceFrame(landmarks: truth0)
+        let lean = degrees / degreesPerRadian - eye.roll
+        let place = Homography.similarity(pivot: eye.eyeMidpoint, scale: 45 / eye.eyeDistance, angle: lean,
+                                          position: Point2(320, 230))
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480),
+                                       layers: [.init(name: "face", image: image) { _ in place }],
+                                       effects: .init(noiseSigma: 2))
+        // Upright search alone never finds it.
+        var upright = FaceTracker.Options()
+        upright.rolledSearchAngle = 0
+        let missed = FaceTracker(detector: try HOGFaceDetector(), predictor: Self.predictor, appearance: Self.appearance,
+                                 background: false, options: upright)
+        let unseen = AnchorCollector()
+        _ = try PipelineConfiguration(faces: missed)
+            .makePipeline(source: try SceneSource(name: "leaning", scene: scene, frameCount: 20), sinks: [unseen]).run()
+        #expect(unseen.frames.allSatisfy { $0.faces.isEmpty })
+        let frames = try anchors(of: scene, frames: 20)
+        let first = try #require(frames.firstIndex { !$0.faces.isEmpty }, "never found")
+        #expect(first <= 2)
+        let found = try #require(frames.last?.faces.first)
+        #expect(abs(FaceFrame(landmarks: found.landmarks).roll * degreesPerRadian - degrees) < 5)
+        // Live: a turned search takes the place of every third upright one.
+        let gray = Image(), frame = try Image(width: 640, height: 480)
+        try scene.render(frame: 0, into: frame)
+        try frame.convertToGray(into: gray)
+        let live = tracker(background: true, detector: try HOGFaceDetector())
+        var seen: [FaceAnchor] = []
+        for i in 0..<300 where seen.isEmpty {
+            try live.scheduleDetection(on: gray, frameIndex: i)
+            seen = try live.update(with: gray, frameIndex: i, time: Double(i) / 30)
+            usleep(10_000)  // the time between frames, when the idle-priority worker runs
+        }
+        live.finish()
+        #expect(seen.count == 1)
+    }
+
     @Test func anAnimalFaceAndClutterGiveNoAnchors() throws {
         let cat = try #require(TestPaths.debianAsset("chelsea.png"))
         let image = try Image(contentsOf: cat)
