@@ -62,6 +62,12 @@ const char *cb_opencv_build_information(void) {
 
 int32_t cb_current_thread_id(void) { return int32_t(syscall(SYS_gettid)); }
 
+void cb_name_current_thread(const char *name) {
+    char shortened[16] = {0};
+    std::strncpy(shortened, name, sizeof shortened - 1);
+    pthread_setname_np(pthread_self(), shortened);
+}
+
 int32_t cb_set_thread_background(int32_t tid, int32_t nice) {
     // Nice 10: a tenth of a core the frame thread or another program also wants, all of an idle
     // one. Keeping detection out of frames is the frame gate's job (gate.cpp). SCHED_IDLE was

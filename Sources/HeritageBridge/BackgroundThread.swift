@@ -6,6 +6,11 @@ public enum BackgroundThread {
     /// The calling thread's kernel id (never 0).
     public static var currentID: Int32 { cb_current_thread_id() }
 
+    /// Names the calling thread for `top -H`, `ps -L` and debuggers (the kernel keeps 15 bytes).
+    public static func nameCurrent(_ name: String) {
+        cb_name_current_thread(name)
+    }
+
     /// Lowers the calling thread to `niceness` (1-19; 10: a small share of a busy core, all of an
     /// idle one). Best effort: a refused change leaves the thread as it was.
     public static func lowerCurrentPriority(niceness: Int32 = 10) {

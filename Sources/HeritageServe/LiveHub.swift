@@ -30,7 +30,7 @@ final class LiveHub: LiveOutput, @unchecked Sendable {
         self.options = options
         anchors = Broadcast(limit: options.clientsPerRoute)
         stream = Broadcast(limit: options.clientsPerRoute)
-        worker = NewestOnlyWorker(name: "serve") { [unowned self] frame in self.prepare(frame) }
+        worker = NewestOnlyWorker(name: "hl-serve") { [unowned self] frame in self.prepare(frame) }
     }
 
     private var now: Double { Date().timeIntervalSince(started) }

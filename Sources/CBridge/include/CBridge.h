@@ -36,6 +36,8 @@ const char *cb_opencv_build_information(void);
 
 /** The calling thread's kernel id. */
 int32_t cb_current_thread_id(void);
+/** Names the calling thread (top -H, ps -L, debuggers); the kernel keeps the first 15 bytes. */
+void cb_name_current_thread(const char *name);
 /** Background work's scheduling: nice 1-19 (10: a small share of a busy core, all of an idle
  *  one). 0 ok, -1 fail. */
 int32_t cb_set_thread_background(int32_t tid, int32_t nice);

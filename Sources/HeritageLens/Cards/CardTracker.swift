@@ -88,7 +88,7 @@ public final class CardTracker {
         let engine = try CardRecognizer(cards: cards, options: recognizer)
         // Below face detection: a face waiting on its search or verification is seen at once, a
         // card recognition that takes a few frames longer costs less.
-        worker = IdleTimeWorker(name: "heritage-lens card recognition",
+        worker = IdleTimeWorker(name: "hl-cards",
                                 mode: background ? .idleTime : beside ? .beside : .inline, niceness: 13) { gray, _, _ in
             try engine.recognize(in: gray)
         }

@@ -173,7 +173,7 @@ public final class FaceTracker {
         self.predictor = predictor
         self.appearance = appearance
         let runner = DetectionRunner(detector: detector, predictor: predictor, minimumEyeDistance: options.minimumEyeDistance)
-        worker = IdleTimeWorker(name: "heritage-lens face detection",
+        worker = IdleTimeWorker(name: "hl-faces",
                                 mode: background ? .idleTime : beside ? .beside : .inline) { gray, frame, jobs in
             try jobs.map { job in
                 let start = threadCPUNanoseconds()

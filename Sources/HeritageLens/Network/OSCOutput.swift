@@ -14,7 +14,7 @@ public final class OSCOutput: LiveOutput {
         for d in destinations { senders.append(try UDPSender(destination: d)) }
         self.senders = senders
         self.logger = logger
-        worker = NewestOnlyWorker(name: "osc") { [senders] frame in
+        worker = NewestOnlyWorker(name: "hl-osc") { [senders] frame in
             let datagrams = Self.datagrams(for: frame)
             for sender in senders {
                 for d in datagrams { sender.send(d) }
