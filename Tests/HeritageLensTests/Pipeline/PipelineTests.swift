@@ -1,9 +1,10 @@
+import Synchronization
 import Foundation
 import HeritageCore
 import Testing
 @testable import HeritageLens
 
-@Suite(.serialized) struct PipelineTests {
+struct PipelineTests {
     func lines(_ path: String) throws -> [[String: Any]] {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
@@ -46,8 +47,7 @@ import Testing
         #expect((metrics[0]["total_ms"] as? Double ?? -1) >= 0)
     }
 
-    /// The quit key's path; SIGINT sets a process-wide flag that ends the same way (checked by hand:
-    /// README, Ctrl-C), but setting it here would also stop pipelines of tests running alongside.
+    /// The quit key's path: a normal end after the current frame, outputs finalized.
     @Test func aStopRequestFinalizesWhatWasWritten() throws {
         let dir = TestPaths.scratch()
         try GeneratedVideo.write(to: "\(dir)/in.avi", frames: 60)
@@ -64,6 +64,33 @@ import Testing
         while try back.nextFrame() != nil { n += 1 }
         #expect(n == 20)
         #expect(try lines("\(dir)/a.jsonl").count == 20)
+    }
+
+    /// A stop request belongs to its run: two pipelines in one process (a batch's jobs, tests in
+    /// parallel), one interrupted, the other runs to its end.
+    @Test func aStopRequestEndsOnlyItsOwnRun() throws {
+        let dir = TestPaths.scratch()
+        try GeneratedVideo.write(to: "\(dir)/in.avi", frames: 40)
+        let results = Mutex<[Int: Pipeline.Summary]>([:])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            do {
+                let stop = StopRequest(followingProcessSignals: false)
+                let pipeline = Pipeline(source: try VideoFileSource(path: "\(dir)/in.avi"), stages: [GrayConversionStage()],
+                                        sinks: [try AnchorsSink(path: "\(dir)/a\(k).jsonl")], stopRequest: stop)
+                if k == 0 { pipeline.onFrame = { m in if m.frame == 9 { stop.request() } } }
+                let summary = try pipeline.run()
+                results.withLock { $0[k] = summary }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let done = results.withLock { $0 }
+        #expect(done[0]?.framesProcessed == 10 && done[0]?.interrupted == true)
+        #expect(done[1]?.framesProcessed == 40 && done[1]?.interrupted == false)
+        #expect(try lines("\(dir)/a0.jsonl").count == 10)
+        #expect(try lines("\(dir)/a1.jsonl").count == 40)
     }
 
     @Test func outputPathsAreCheckedBeforeAnyWork() throws {
