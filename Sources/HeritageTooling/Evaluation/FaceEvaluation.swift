@@ -13,6 +13,9 @@ import HeritageCore
 ///   sequence after the first 10 frames, then the RMS over landmarks, in pixels.
 /// - Continuity: of the consecutive frame pairs where a face is visible in both, after its first
 ///   anchor, the share where it is matched in both by the same track id.
+/// - Each anchors line is scored against the sequence frame its time `t` shows, not its `frame`
+///   count: a live run (`process --realtime`) drops the frames it cannot take, and from the first
+///   drop on the count and the video's frame number part.
 public struct FaceSequenceScore: Sendable {
     public var name: String
     public var frames = 0
@@ -54,7 +57,8 @@ public enum FaceEvaluation {
         var firstMatched: [Int: Int] = [:]
         var stillTracks: [[Point2]] = []
         for frame in anchors {
-            let truth = sequence.truth(frame.frame)
+            let index = Int((frame.time * sequence.framesPerSecond).rounded())
+            let truth = sequence.truth(index)
             var matchedAnchors = Set<Int>()
             var matchedNow: [Int: Int] = [:]
             for (key, points) in truth.sorted(by: { $0.key < $1.key }) {
@@ -70,15 +74,15 @@ public enum FaceEvaluation {
                 }
                 guard isVisible else { continue }
                 s.truthFaceFrames += 1
-                if firstVisible[key] == nil { firstVisible[key] = frame.frame }
+                if firstVisible[key] == nil { firstVisible[key] = index }
                 if let a = matched {
                     s.matchedFaceFrames += 1
                     matchedNow[key] = a.id
-                    if firstMatched[key] == nil { firstMatched[key] = frame.frame }
+                    if firstMatched[key] == nil { firstMatched[key] = index }
                     s.landmarkErrors.append(landmarkError(a.landmarks, truth: points))
-                    if sequence.isStill && frame.frame >= 10 { stillTracks.append(a.landmarks) }
+                    if sequence.isStill && index >= 10 { stillTracks.append(a.landmarks) }
                 }
-                if visibleBefore.contains(key), let first = firstMatched[key], first < frame.frame {
+                if visibleBefore.contains(key), let first = firstMatched[key], first < index {
                     s.continuityPairs += 1
                     if let now = matchedNow[key], let before = lastID[key] {
                         if now == before { s.continuousPairs += 1 } else { s.idSwitches += 1 }
@@ -90,7 +94,7 @@ public enum FaceEvaluation {
             lastID = matchedNow
         }
         for (key, first) in firstVisible {
-            s.framesToFirstAnchor.append((firstMatched[key] ?? s.frames) - first)
+            s.framesToFirstAnchor.append((firstMatched[key] ?? sequence.frameCount) - first)
         }
         if stillTracks.count > 2 {
             var sum = 0.0

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import HeritageCore
 import Testing
@@ -12,6 +13,8 @@ final class ScriptedGrabber: FrameGrabber, @unchecked Sendable {
     let framesPerSecond: Double
     let failAfter: Int?
     private var sequence = 0
+    /// Frames grabbed so far, readable from the test's thread.
+    let grabbed = Mutex(0)
 
     init(framesPerSecond: Double, failAfter: Int? = nil) {
         self.framesPerSecond = framesPerSecond
@@ -25,6 +28,7 @@ final class ScriptedGrabber: FrameGrabber, @unchecked Sendable {
         let level = Double(sequence % 250)
         try image.fill(blue: level, green: level, red: level)
         sequence += 1
+        grabbed.withLock { $0 = sequence }
         return (SystemClock().nanoseconds(), false)
     }
 
@@ -33,13 +37,18 @@ final class ScriptedGrabber: FrameGrabber, @unchecked Sendable {
 
 @Suite struct LiveCameraSourceTests {
     @Test func aSlowConsumerGetsTheNewestFrameAndDropsAreCounted() throws {
-        let source = LiveCameraSource(grabber: ScriptedGrabber(framesPerSecond: 200))
+        let grabber = ScriptedGrabber(framesPerSecond: 200)
+        let source = LiveCameraSource(grabber: grabber)
         defer { source.close() }
         var levels: [Double] = []
         for _ in 0..<6 {
             guard let frame = try source.nextFrame() else { break }
             levels.append(try frame.image.mean(channel: 0, in: Rect(x: 0, y: 0, width: 32, height: 24)))
-            usleep(40_000)  // much slower than the camera
+            // Much slower than the camera: back for the next frame only once the camera has
+            // delivered five more (counted, not timed, so a loaded machine does not change it).
+            let seen = grabber.grabbed.withLock { $0 }
+            let deadline = Date().addingTimeInterval(10)
+            while grabber.grabbed.withLock({ $0 }) < seen + 5 && Date() < deadline { usleep(2_000) }
         }
         #expect(levels.count == 6)
         // Each frame is several sequence numbers after the previous one: stale frames were skipped.
