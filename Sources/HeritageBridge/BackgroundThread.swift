@@ -31,9 +31,8 @@ public enum BackgroundThread {
     /// it still (where it is in OpenCV's, libjpeg's or this program's code). Only for work that
     /// takes no lock the frame thread takes.
     public static func pausableDuringFrames<R>(slot: Int32, _ body: () throws -> R) rethrows -> R {
-        guard slot >= 0 else { return try body() }
-        cb_gate_set_working(slot, 1)
-        defer { cb_gate_set_working(slot, 0) }
+        setPausable(slot, true)
+        defer { setPausable(slot, false) }
         return try body()
     }
 

@@ -3,18 +3,6 @@ import HeritageCore
 
 /// An OpenCV cascade classifier (LBP or Haar XML) as a handle.
 public final class OpenCVCascade {
-    public struct Settings: Sendable {
-        public var scaleFactor: Double
-        public var minimumNeighbours: Int
-        public var minimumSize: Int
-
-        public init(scaleFactor: Double, minimumNeighbours: Int, minimumSize: Int) {
-            self.scaleFactor = scaleFactor
-            self.minimumNeighbours = minimumNeighbours
-            self.minimumSize = minimumSize
-        }
-    }
-
     private let raw: OpaquePointer
     private var rects = [cb_rect](repeating: cb_rect(), count: 64)
 
@@ -26,11 +14,13 @@ public final class OpenCVCascade {
     deinit { cb_cascade_free(raw) }
 
     /// Objects in `region` (nil: the whole image) of an 8-bit gray image scaled by `scale`, as
-    /// boxes in image pixels, at most 64.
-    public func detect(in gray: Image, region: Rect?, scale: Double, settings: Settings) throws(BridgeError) -> [Rect] {
-        let n = try check(cb_cascade_detect(raw, gray.raw, cb_rect(covering: region), scale, settings.scaleFactor,
-                                            Int32(settings.minimumNeighbours), Int32(settings.minimumSize), &rects,
-                                            Int32(rects.count)), "cascade detection")
+    /// boxes in image pixels, at most 64; OpenCV's detectMultiScale with its pyramid step
+    /// `scaleFactor`, `minimumNeighbours` and smallest object side `minimumSize`.
+    public func detect(in gray: Image, region: Rect?, scale: Double, scaleFactor: Double, minimumNeighbours: Int,
+                       minimumSize: Int) throws(BridgeError) -> [Rect] {
+        let n = try check(cb_cascade_detect(raw, gray.raw, cb_rect(covering: region), scale, scaleFactor,
+                                            Int32(minimumNeighbours), Int32(minimumSize), &rects, Int32(rects.count)),
+                          "cascade detection")
         return rects.prefix(Int(n)).map(\.rect)
     }
 }

@@ -44,7 +44,7 @@ struct EvalFaces: ParsableCommand {
     @Option(help: ArgumentHelp("Write each sequence as <dir>/<name>.mp4 (no overlay) with its ground truth as <dir>/<name>.truth.jsonl, and evaluate nothing: footage for `process`, scored afterwards with --score-anchors.", valueName: "dir"))
     var export: String?
 
-    @Option(help: ArgumentHelp("Score the anchors files <dir>/<name>.anchors.jsonl that `process` wrote for the exported sequences, instead of running the pipeline.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Score the anchors files <dir>/<name>.anchors.jsonl that `process` wrote for the exported sequences, instead of running the pipeline. Each line is scored against the frame its time `t` shows (a --realtime run drops frames).", valueName: "dir"))
     var scoreAnchors: String?
 
     @OptionGroup var sequences: SequenceOptions

@@ -59,10 +59,9 @@ public final class CascadeFaceDetector: FaceDetector {
     }
 
     public func detect(in gray: Image, region: Rect?, scale: Double) throws -> [FaceDetection] {
-        let settings = OpenCVCascade.Settings(scaleFactor: options.scaleFactor, minimumNeighbours: options.minimumNeighbours,
-                                              minimumSize: options.minimumSize)
         // Cascade boxes are tighter than dlib's (which the landmark model expects): widen them.
-        return try cascade.detect(in: gray, region: region, scale: scale, settings: settings).map { r in
+        return try cascade.detect(in: gray, region: region, scale: scale, scaleFactor: options.scaleFactor,
+                                  minimumNeighbours: options.minimumNeighbours, minimumSize: options.minimumSize).map { r in
             let grow = 0.08 * r.width
             return FaceDetection(box: Rect(x: r.x - grow, y: r.y - grow * 0.5, width: r.width + 2 * grow,
                                            height: r.height + 2 * grow), score: 1)

@@ -50,34 +50,22 @@ public struct PipelineConfiguration {
     /// The stages in order, checked (`StageOrder`): a stage that reads what no earlier stage
     /// wrote is an error naming both.
     public func stages(_ selection: Selection = .all) throws -> [FrameStage] {
-        var path: [FrameStage] = []
+        let conversion: [FrameStage] = convertsToGray ? [GrayConversionStage(longestSide: analysisLongestSide)] : []
         var searches: [FrameStage] = []
-        if convertsToGray { path.append(GrayConversionStage(longestSide: analysisLongestSide)) }
         if let cards { searches.append(CardRecognitionStage(tracker: cards)) }
-        if let faces {
-            searches.append(FaceDetectionStage(tracker: faces))
-            path.append(FaceTrackingStage(tracker: faces))
-        }
-        if let cards { path.append(CardTrackingStage(tracker: cards)) }
-        if let pose { path.append(PoseStage(intrinsics: pose, cards: cards?.cards)) }
-        if let render { path.append(render) }
-        if let anchorOverlay { path.append(AnchorOverlayStage(intrinsics: anchorOverlay)) }
-        if let statsOverlay { path.append(statsOverlay) }
+        if let faces { searches.append(FaceDetectionStage(tracker: faces)) }
+        var following: [FrameStage] = []
+        if let faces { following.append(FaceTrackingStage(tracker: faces)) }
+        if let cards { following.append(CardTrackingStage(tracker: cards)) }
+        if let pose { following.append(PoseStage(intrinsics: pose, cards: cards?.cards)) }
+        if let render { following.append(render) }
+        if let anchorOverlay { following.append(AnchorOverlayStage(intrinsics: anchorOverlay)) }
+        if let statsOverlay { following.append(statsOverlay) }
         let stages: [FrameStage]
         switch selection {
-        case .all:
-            // The searches go between the conversion and the tracking: recognition first, then
-            // face detection right before face tracking.
-            let head = convertsToGray ? 1 : 0
-            var ordered = Array(path.prefix(head))
-            ordered += searches.filter { $0 is CardRecognitionStage }
-            ordered += searches.filter { $0 is FaceDetectionStage }
-            ordered += path.dropFirst(head)
-            stages = ordered
-        case .framePathWithoutSearches:
-            stages = path
-        case .searchesOnly:
-            return searches
+        case .all: stages = conversion + searches + following
+        case .framePathWithoutSearches: stages = conversion + following
+        case .searchesOnly: return searches
         }
         try StageOrder.check(stages)
         return stages

@@ -29,6 +29,24 @@ struct FaceTrackingTests {
         return collector.frames
     }
 
+    /// Feeds the scene's first frame again and again to a tracker whose detection runs in the
+    /// background, with the time between frames a camera leaves, until it publishes faces (or
+    /// `frames` have gone by); returns them.
+    func firstFacesFoundInTheBackground(on scene: SyntheticScene, frames: Int) throws -> [FaceAnchor] {
+        let gray = Image(), frame = try Image(width: scene.size.width, height: scene.size.height)
+        try scene.render(frame: 0, into: frame)
+        try frame.convertToGray(into: gray)
+        let live = tracker(background: true, detector: try HOGFaceDetector())
+        defer { live.finish() }
+        var found: [FaceAnchor] = []
+        for i in 0..<frames where found.isEmpty {
+            try live.scheduleDetection(on: gray, frameIndex: i)
+            found = try live.update(with: gray, frameIndex: i, time: Double(i) / 30)
+            usleep(10_000)  // the time between frames, when the idle-priority worker runs
+        }
+        return found
+    }
+
     func portrait() throws -> (Image, [Point2]) {
         let image = try Image(contentsOf: TestPaths.debianAsset("astronaut.png")!)
         try image.normalizeToBGR()
@@ -102,18 +120,7 @@ struct FaceTrackingTests {
         let found = try #require(frames.last?.faces.first)
         #expect(abs(FaceFrame(landmarks: found.landmarks).roll * degreesPerRadian - degrees) < 5)
         // Live: a turned search takes the place of every third upright one.
-        let gray = Image(), frame = try Image(width: 640, height: 480)
-        try scene.render(frame: 0, into: frame)
-        try frame.convertToGray(into: gray)
-        let live = tracker(background: true, detector: try HOGFaceDetector())
-        var seen: [FaceAnchor] = []
-        for i in 0..<300 where seen.isEmpty {
-            try live.scheduleDetection(on: gray, frameIndex: i)
-            seen = try live.update(with: gray, frameIndex: i, time: Double(i) / 30)
-            usleep(10_000)  // the time between frames, when the idle-priority worker runs
-        }
-        live.finish()
-        #expect(seen.count == 1)
+        #expect(try firstFacesFoundInTheBackground(on: scene, frames: 300).count == 1)
     }
 
     @Test func anAnimalFaceAndClutterGiveNoAnchors() throws {
@@ -130,22 +137,10 @@ struct FaceTrackingTests {
 
     @Test func aFaceFoundByTheBackgroundWorkerIsPickedUpOnALaterFrame() throws {
         let (image, _) = try portrait()
-        let gray = Image()
-        let frame = try Image(width: 640, height: 480)
         let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
             .init(name: "face", image: image) { _ in .similarity(pivot: Point2(256, 180), scale: 0.7, angle: 0, position: Point2(320, 220)) },
         ])
-        try scene.render(frame: 0, into: frame)
-        try frame.convertToGray(into: gray)
-        let tracker = tracker(background: true, detector: try HOGFaceDetector())
-        var found: [FaceAnchor] = []
-        for i in 0..<200 where found.isEmpty {
-            try tracker.scheduleDetection(on: gray, frameIndex: i)
-            found = try tracker.update(with: gray, frameIndex: i, time: Double(i) / 30)
-            usleep(10_000)  // the time between frames, when the idle-priority worker runs
-        }
-        tracker.finish()
-        #expect(found.count == 1)
+        #expect(try firstFacesFoundInTheBackground(on: scene, frames: 200).count == 1)
     }
 
     // A track must not outlive its face: after a cut, a fast exit or the face turning into noise
