@@ -59,6 +59,9 @@ struct cb_hog_detector {
     long rows = 0, cols = 0, planes = 0;
     dlib::array<dlib::array2d<float>> hog;
     std::vector<float> cells;
+    // The same filters over a pyramid of at most `limited_levels` levels (0: not made yet).
+    dlib::frontal_face_detector limited;
+    unsigned long limited_levels = 0;
 };
 
 struct cb_cascade {
@@ -80,6 +83,21 @@ cv::Mat prepare_region(const cv::Mat &gray, cb_rect roi, double scale, cv::Mat &
     return scaled;
 }
 
+// The detector with its pyramid cut to `levels` levels: a copy of the filters (microseconds),
+// kept while the same number is asked for.
+dlib::frontal_face_detector &detector_with_levels(cb_hog_detector *d, unsigned long levels) {
+    if (d->limited_levels != levels) {
+        dlib::frontal_face_detector::image_scanner_type scanner;
+        scanner.copy_configuration(d->detector.get_scanner());
+        scanner.set_max_pyramid_levels(levels);
+        std::vector<dlib::frontal_face_detector::feature_vector_type> w;
+        for (unsigned long j = 0; j < d->detector.num_detectors(); ++j) w.push_back(d->detector.get_w(j));
+        d->limited = dlib::frontal_face_detector(scanner, d->detector.get_overlap_tester(), w);
+        d->limited_levels = levels;
+    }
+    return d->limited;
+}
+
 cb_rect to_image(const cv::Rect2d &r, double scale, cv::Point origin) {
     return cb_rect{int32_t(std::lround(r.x / scale + origin.x)), int32_t(std::lround(r.y / scale + origin.y)),
                    int32_t(std::lround(r.width / scale)), int32_t(std::lround(r.height / scale))};
@@ -98,8 +116,8 @@ cb_hog_detector *cb_hog_detector_create(const char *cache_folder) {
 }
 void cb_hog_detector_free(cb_hog_detector *d) { delete d; }
 
-int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, cb_rect *out,
-                      double *scores, int32_t max_out) {
+int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, int32_t levels,
+                      cb_rect *out, double *scores, int32_t max_out) {
     CB_GUARD(-1, {
         if (gray->mat.type() != CV_8UC1) {
             cbridge::set_error("HOG detection needs an 8-bit gray image");
@@ -111,7 +129,11 @@ int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, dou
         // cv_image needs a continuous-or-not 8-bit Mat; it reads rows through step, no copy.
         dlib::cv_image<unsigned char> image(cvIplImage(region));
         std::vector<dlib::rect_detection> found;
-        d->detector(image, found, 0.0);
+        if (levels > 0) {
+            detector_with_levels(d, (unsigned long)levels)(image, found, 0.0);
+        } else {
+            d->detector(image, found, 0.0);
+        }
         int32_t n = 0;
         for (const auto &f : found) {
             if (n >= max_out) break;

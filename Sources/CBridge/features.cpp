@@ -1,4 +1,5 @@
-// ORB features, brute-force matching (own popcount loop), Lucas-Kanade flow and a photometric check: card work.
+// ORB features, brute-force matching (own popcount loop), Lucas-Kanade flow, patch matching and a
+// photometric check: following cards and faces from frame to frame.
 #include "internal.hpp"
 #include <algorithm>
 #include <functional>
@@ -135,6 +136,39 @@ int32_t cb_optical_flow(const cb_image *prev, const cb_image *next, const cb_poi
             status[i] = st[i];
         }
         return n;
+    })
+}
+
+int32_t cb_find_patch(const cb_image *from, cb_rect patch, const cb_image *to, cb_rect area, double scale,
+                      double *dx, double *dy, double *score) {
+    CB_GUARD(-1, {
+        cv::Rect p(patch.x, patch.y, patch.width, patch.height), a(area.x, area.y, area.width, area.height);
+        p &= cv::Rect(0, 0, from->mat.cols, from->mat.rows);
+        a &= cv::Rect(0, 0, to->mat.cols, to->mat.rows);
+        if (p.width * scale < 8 || p.height * scale < 8 || a.width < p.width || a.height < p.height) return 0;
+        thread_local cv::Mat small_patch, small_area, result;
+        cv::resize(from->mat(p), small_patch, cv::Size(), scale, scale, cv::INTER_AREA);
+        cv::resize(to->mat(a), small_area, cv::Size(), scale, scale, cv::INTER_AREA);
+        if (small_area.cols < small_patch.cols || small_area.rows < small_patch.rows) return 0;
+        cv::matchTemplate(small_area, small_patch, result, cv::TM_CCOEFF_NORMED);
+        double best;
+        cv::Point at;
+        cv::minMaxLoc(result, nullptr, &best, nullptr, &at);
+        // Sub-cell: a parabola through the best score and its neighbours, each way.
+        auto offset = [](float l, float c, float r) {
+            const float d = l - 2 * c + r;
+            return std::abs(d) > 1e-6f ? 0.5 * (l - r) / d : 0.0;
+        };
+        double fx = at.x, fy = at.y;
+        if (at.x > 0 && at.x < result.cols - 1)
+            fx += offset(result.at<float>(at.y, at.x - 1), result.at<float>(at.y, at.x), result.at<float>(at.y, at.x + 1));
+        if (at.y > 0 && at.y < result.rows - 1)
+            fy += offset(result.at<float>(at.y - 1, at.x), result.at<float>(at.y, at.x), result.at<float>(at.y + 1, at.x));
+        // The move of the part of the patch inside `from` (a patch over the edge is clipped).
+        *dx = a.x + fx / scale - p.x;
+        *dy = a.y + fy / scale - p.y;
+        *score = best;
+        return 1;
     })
 }
 

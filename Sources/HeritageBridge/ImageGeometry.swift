@@ -26,6 +26,17 @@ public enum ImageGeometry {
         return zip(ends, status).map { $1 != 0 ? $0.point : nil }
     }
 
+    /// How far `patch` of `previous` moved in `next`, looked for inside `area`, both shrunk by
+    /// `scale` first, and the normalised cross-correlation there (-1...1); nil when the patch or
+    /// the area is too small.
+    public static func findPatch(_ patch: Rect, of previous: Image, in area: Rect, of next: Image,
+                                 scale: Double) throws(BridgeError) -> (move: Point2, correlation: Double)? {
+        var x = 0.0, y = 0.0, score = 0.0
+        let n = try check(cb_find_patch(previous.raw, cb_rect(covering: patch), next.raw, cb_rect(covering: area), scale,
+                                        &x, &y, &score), "patch matching")
+        return n == 1 ? (Point2(x, y), score) : nil
+    }
+
     /// Up to `maximum` Shi-Tomasi corners of an 8-bit gray image, best first.
     public static func goodFeatures(in gray: Image, maximum: Int, quality: Double,
                                     minimumDistance: Double) throws(BridgeError) -> [Point2] {

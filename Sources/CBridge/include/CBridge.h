@@ -273,9 +273,11 @@ typedef struct cb_hog_detector cb_hog_detector;
 cb_hog_detector *cb_hog_detector_create(const char *cache_folder);
 void cb_hog_detector_free(cb_hog_detector *d);
 /** Detects frontal faces in an 8-bit gray image region (roi; width 0 = whole image), after
- *  scaling it by `scale`. Rects are returned in full-image pixels with their detector score. */
-int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, cb_rect *out,
-                      double *scores, int32_t max_out);
+ *  scaling it by `scale`. Rects are returned in full-image pixels with their detector score.
+ *  `levels` > 0 searches only that many of the detector's pyramid levels from the scaled image
+ *  down (each 5/6 of the one before): the smallest faces alone; 0 searches them all. */
+int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, int32_t levels,
+                      cb_rect *out, double *scores, int32_t max_out);
 
 /** Scores how much the upright-rolled square at (cx, cy) with side `side` (a detector-style box,
  *  rolled by `angle_rad`) looks like a face to dlib's HOG filters: the crop is de-rolled and scaled
@@ -342,6 +344,12 @@ int32_t cb_match_knn2(const uint8_t *query, int32_t query_count, const uint8_t *
 /** Pyramidal Lucas-Kanade from prev to next for n points; status[i] is 1 when tracked. */
 int32_t cb_optical_flow(const cb_image *prev, const cb_image *next, const cb_point2f *points, int32_t n,
                         cb_point2f *out, uint8_t *status, int32_t window, int32_t levels);
+/** Where the `patch` of `from` (8-bit gray) went in `to`, looked for inside `area` of `to`, both
+ *  shrunk by `scale` first (normalised cross-correlation, cv::matchTemplate): writes how far it
+ *  moved (full pixels; the part of the patch inside `from`) and the correlation. Returns 1, 0 when
+ *  the patch or the area is empty or too small, -1 on error. */
+int32_t cb_find_patch(const cb_image *from, cb_rect patch, const cb_image *to, cb_rect area, double scale,
+                      double *dx, double *dy, double *score);
 /** Shi-Tomasi corners of an 8-bit gray image, best first. */
 int32_t cb_good_features(const cb_image *gray, int32_t max_corners, double quality, double min_distance,
                          cb_point2f *out);

@@ -6,13 +6,45 @@ public enum FaceDetectionJob: Hashable, Sendable {
     /// The whole frame, for new faces; with `roll` (radians) not 0, searched turned so that faces
     /// rolled by that much stand upright for the detector (it finds faces within about 12° of
     /// upright).
-    case search(roll: Double)
+    case search(roll: Double, sizes: SearchSizes = .all)
     /// Around one track, to confirm a face is still there.
     case verify(trackID: Int, region: Rect)
     /// Where a track was just lost without a cut: the face is most likely still there, its look
     /// dipped (turned, blurred) for longer than the track could wait. Searched at the face's own
     /// scale; what it finds starts tracks as a search's detections do.
     case recover(region: Rect)
+
+    /// Its detections start tracks (a verification's only confirm one).
+    var findsNewFaces: Bool {
+        if case .verify = self { return false }
+        return true
+    }
+}
+
+extension FaceDetectionJob: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .search(let roll, let sizes): "search (\(sizes), roll \(roll))"
+        case .verify(let id, _): "verification of track \(id)"
+        case .recover(let region): "recovery around \(region.centre)"
+        }
+    }
+}
+
+/// The face sizes a whole-frame search looks for. A live search split in two parts finds the
+/// faces most scenes have in about half a search's time, and the smallest ones a part later:
+/// the detector's pyramid cut between its second and third level, so the parts together cost what
+/// one whole search does.
+public enum SearchSizes: Hashable, Sendable {
+    /// From the smallest face asked for up.
+    case all
+    /// From 1.44 times the smallest up: the frame shrunk by two pyramid steps, then every level.
+    case larger
+    /// Under `larger`'s: the two finest levels alone.
+    case smaller
+
+    /// Pyramid steps between the smallest faces and `larger`'s.
+    static let finestLevels = 2
 }
 
 /// What a job found, on which frame, at what cost.
@@ -22,6 +54,9 @@ public struct FaceDetectionResult: Sendable {
     public var detections: [FaceDetection]
     /// Thread CPU time the job took.
     public var milliseconds: Double
+    /// Live only: the frame a search or recovery found faces on, for following them from there
+    /// to the frame their result is taken on.
+    public var searched: Image? = nil
 }
 
 /// Turns a job into detector calls: search scale from the smallest face wanted, verification
@@ -58,7 +93,7 @@ public struct DetectionRunner {
 
     func run(_ job: FaceDetectionJob, on gray: Image) throws -> [FaceDetection] {
         switch job {
-        case .search(let roll) where roll != 0:
+        case .search(let roll, _) where roll != 0:
             let turned = Image()
             try exposed(gray).derotate(by: roll, into: turned)
             let centre = Point2(Double(gray.width - 1) / 2, Double(gray.height - 1) / 2)
@@ -71,10 +106,21 @@ public struct DetectionRunner {
                 found.landmarks = try predictor.fit(in: gray, centre: c, side: side, roll: roll)
                 return found
             }
-        case .search:
+        case .search(_, let sizes):
             // New faces get their landmarks here, on the frame they were found in: exact dlib
             // boxes for the fit, and the cost stays with the worker.
-            return try detector.detect(in: try exposed(gray), region: nil, scale: searchScale).map { d in
+            let image = try exposed(gray)
+            let found: [FaceDetection]
+            switch sizes {
+            case .all: found = try detector.detect(in: image, region: nil, scale: searchScale)
+            case .larger:
+                let step = pow(5.0 / 6, Double(SearchSizes.finestLevels))
+                found = try detector.detect(in: image, region: nil, scale: searchScale * step)
+            case .smaller:
+                found = try detector.detectSmallest(in: image, region: nil, scale: searchScale,
+                                                    levels: SearchSizes.finestLevels)
+            }
+            return try found.map { d in
                 var d = d
                 d.landmarks = try predictor.fit(in: gray, box: d.box)
                 return d

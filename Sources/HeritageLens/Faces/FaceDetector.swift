@@ -14,6 +14,19 @@ public struct FaceDetection: Hashable, Sendable {
 public protocol FaceDetector: AnyObject {
     /// Searches `region` (nil: the whole image) after scaling it by `scale` (above 1 finds smaller faces).
     func detect(in gray: Image, region: Rect?, scale: Double) throws -> [FaceDetection]
+    /// Whether `detectSmallest` costs only its own levels; otherwise it is a whole search.
+    var searchesSmallestApart: Bool { get }
+    /// Searches only the `levels` finest pyramid levels (each 5/6 of the one before) from `scale`:
+    /// the smallest faces alone.
+    func detectSmallest(in gray: Image, region: Rect?, scale: Double, levels: Int) throws -> [FaceDetection]
+}
+
+extension FaceDetector {
+    public var searchesSmallestApart: Bool { false }
+
+    public func detectSmallest(in gray: Image, region: Rect?, scale: Double, levels: Int) throws -> [FaceDetection] {
+        try detect(in: gray, region: region, scale: scale)
+    }
 }
 
 /// dlib's HOG + linear SVM frontal face detector (`get_frontal_face_detector`): the most
@@ -29,6 +42,13 @@ public final class HOGFaceDetector: FaceDetector {
 
     public func detect(in gray: Image, region: Rect?, scale: Double) throws -> [FaceDetection] {
         try scanner.detect(in: gray, region: region, scale: scale).map { FaceDetection(box: $0.box, score: $0.score) }
+    }
+
+    public var searchesSmallestApart: Bool { true }
+
+    public func detectSmallest(in gray: Image, region: Rect?, scale: Double, levels: Int) throws -> [FaceDetection] {
+        try scanner.detect(in: gray, region: region, scale: scale, levels: levels)
+            .map { FaceDetection(box: $0.box, score: $0.score) }
     }
 }
 

@@ -161,6 +161,8 @@ public final class FaceTracker {
     let slowMotion = 0.15
     /// How much better a detection's fit must score to replace a track's own.
     let refitGain = 0.3
+    /// Correlation a late detection's face needs where it is looked for now to be moved there.
+    let minimumPatchCorrelation = 0.5
     private var logger: Logger
     /// CPU ms of detection work whose results arrived this frame, by job kind.
     public private(set) var detectionMilliseconds = 0.0
@@ -178,8 +180,12 @@ public final class FaceTracker {
             try jobs.map { job in
                 let start = threadCPUNanoseconds()
                 let found = try runner.run(job, on: gray)
-                return FaceDetectionResult(job: job, frameIndex: frame, detections: found,
-                                           milliseconds: Double(threadCPUNanoseconds() - start) / 1e6)
+                var result = FaceDetectionResult(job: job, frameIndex: frame, detections: found,
+                                                 milliseconds: Double(threadCPUNanoseconds() - start) / 1e6)
+                // The worker's copy of the frame is overwritten by the next job: a result that
+                // lands frames late keeps its own.
+                if background, !found.isEmpty, job.findsNewFaces { result.searched = try gray.copy() }
+                return result
             }
         }
         self.options = options
@@ -187,10 +193,18 @@ public final class FaceTracker {
         schedule = DetectionSchedule(options: options.schedule)
         changeMeter = background ? nil : RegionChangeMeter()
         detectsInBackground = background
+        splitsSearches = background && detector.searchesSmallestApart
     }
 
     /// Detection runs in idle time off the frame path (live); its cost is reported apart.
     public let detectsInBackground: Bool
+    /// Live, an upright search runs as two jobs, the larger faces first (`SearchSizes`); the
+    /// smaller part waits for the worker to be free again.
+    private let splitsSearches: Bool
+    private var smallerSearchDue = false
+
+    /// A detection job is running (tests wait on it to make a result land a known number of frames late).
+    var isDetecting: Bool { worker.isBusy }
 
     /// Ids of the tracks in progress (confirmed or not).
     public var trackIDs: [Int] { tracks.map(\.id) }
@@ -203,6 +217,7 @@ public final class FaceTracker {
             lastCut = frameIndex
             schedule.searchSoon()
             searchCount = 0
+            smallerSearchDue = false
         }
         // A busy background worker takes nothing now; what is due stays due for when it is free
         // (a search asked for after a cut must not be skipped for a whole refresh interval).
@@ -211,7 +226,11 @@ public final class FaceTracker {
         try changeMeter?.observe(gray)
         let trackBoxes = tracks.map { RegionChangeMeter.regionMovingWith(face: $0.frame.detectorBox) }
         let changed = { [changeMeter] in (changeMeter?.changedCells(busy: trackBoxes) ?? Int.max) >= 6 }
-        if schedule.searchDue(at: frameIndex, trackedFaces: tracks.count, sceneChanged: changed) {
+        if smallerSearchDue {
+            // The rest of the last search, alone: a next search due now waits for it to land.
+            jobs.append(.search(roll: 0, sizes: .smaller))
+            smallerSearchDue = false
+        } else if schedule.searchDue(at: frameIndex, trackedFaces: tracks.count, sceneChanged: changed) {
             jobs += searches()
             changeMeter?.markReference(busy: trackBoxes)
         }
@@ -240,7 +259,10 @@ public final class FaceTracker {
             return .search(roll: rolledSearchCount % 2 == 1 ? angle : -angle)
         }
         if detectsInBackground {
-            return searchCount > 1 && searchCount % 3 == 0 ? [nextSide()] : [.search(roll: 0)]
+            if searchCount > 1 && searchCount % 3 == 0 { return [nextSide()] }
+            guard splitsSearches else { return [.search(roll: 0)] }
+            smallerSearchDue = true
+            return [.search(roll: 0, sizes: .larger)]
         }
         if searchCount == 1 { return [.search(roll: 0), .search(roll: angle), .search(roll: -angle)] }
         let every = tracks.isEmpty ? options.rolledSearchEvery : options.rolledRefreshEvery
@@ -423,35 +445,50 @@ public final class FaceTracker {
                 }
             }
         case .search, .recover:
+            logger.debug("\(result.job) from frame \(result.frameIndex): \(result.detections.count) found, \(Int(result.milliseconds)) ms")
             for detection in result.detections.sorted(by: { $0.score > $1.score }) {
                 if tracks.contains(where: { $0.frame.detectorBox.iou(detection.box) > 0.25 }) { continue }
                 guard tracks.count < options.maximumFaces, detection.score >= options.weakDetectionThreshold else { continue }
-                try start(from: detection, gray: gray, framesLate: framesLate, time: time)
+                try start(from: detection, gray: gray, searched: result.searched, framesLate: framesLate, time: time)
             }
         }
     }
 
-    private func start(from detection: FaceDetection, gray: Image, framesLate: Int, time: Double) throws {
+    private func start(from detection: FaceDetection, gray: Image, searched: Image?, framesLate: Int,
+                       time: Double) throws {
         logger.debug("detection \(detection.box) score \(detection.score)")
-        var fitted = try detection.landmarks ?? predictor.fit(in: gray, box: detection.box)
+        let found = try detection.landmarks ?? predictor.fit(in: gray, box: detection.box)
         // Fitted again in the box its own landmarks give: a detection's box can be a size off for
         // a small or turned face, and a detection from an earlier frame (background worker) is
         // followed into this one as a track would be.
-        let f = FaceFrame(landmarks: fitted)
-        fitted = try predictor.fit(in: gray, centre: f.detectorBoxCentre, side: f.detectorBoxSide, roll: f.roll)
-        guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
-        var score = try appearanceScore(of: fitted, in: gray)
+        var (fitted, score) = try fitAgain(found, in: gray)
+        var perFrame: Point2?
+        if framesLate > 0, let searched,
+           let moved = try motion(of: detection.box, from: searched, to: gray, frames: framesLate) {
+            // A detection from frames ago: its face may have moved on (a face crossing the frame at
+            // 20 px a frame is 40-120 px away by the time a search lands). Its look, found again
+            // nearby, says where to; the fit there is taken when it looks more like a face than
+            // the one where the search saw it, and is not a face tracked already.
+            let (there, thereScore) = try fitAgain(found.map { $0 + moved }, in: gray)
+            if thereScore > score, !isTracked(there) {
+                (fitted, score) = (there, thereScore)
+                perFrame = moved * (1 / Double(framesLate))
+            }
+        }
         if score < options.confirmScore, framesLate > 0 {
-            // The face moved since: the detector's filters around it say where to, looked for as
-            // far as a fast face (a third of its box a frame) goes in the frames the search took.
-            let g = FaceFrame(landmarks: fitted)
+            // Still no face: the detector's filters around it say where to, looked for as far as a
+            // fast face (a third of its box a frame) goes in the frames the search took.
+            let g = FaceFrame(landmarks: score > -10 ? fitted : found)
             let reach = min(staleReachLimit, recoveryReach * (1 + framesLate))
-            guard let found = try appearance.appearance(of: g, in: gray, reach: reach),
-                  found.score >= options.confirmScore else { return }
-            fitted = try predictor.fit(in: gray, centre: found.centre, side: found.side, roll: g.roll)
+            guard let look = try appearance.appearance(of: g, in: gray, reach: reach),
+                  look.score >= options.confirmScore else { return }
+            fitted = try predictor.fit(in: gray, centre: look.centre, side: look.side, roll: g.roll)
             guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
             score = try appearanceScore(of: fitted, in: gray)
+            perFrame = nil
         }
+        // Moved onto a face that is tracked already.
+        if framesLate > 0, isTracked(fitted) { return }
         // A weak detection (a washed-out or turned face, or a badge) starts a track only when its
         // fitted face looks like one to the filters at their own threshold.
         let needed = detection.score >= options.detectionThreshold ? options.confirmScore : options.weakStartScore
@@ -477,7 +514,40 @@ public final class FaceTracker {
                           smoothed: fitted, lastSeen: time)
         accept(fitted, into: &track, time: time)
         track.confirmed = track.confirmed || confirmed
+        // Its motion so far, for the next frame's fit to be placed ahead of it.
+        if let perFrame { track.previousCentre = FaceFrame(landmarks: fitted).eyeMidpoint - perFrame }
         tracks.append(track)
+    }
+
+    /// Whether a track follows the face these landmarks show.
+    private func isTracked(_ landmarks: [Point2]) -> Bool {
+        let box = FaceFrame(landmarks: landmarks).detectorBox
+        return tracks.contains { $0.frame.detectorBox.iou(box) > 0.25 }
+    }
+
+    /// A new face's fit on this frame from the box `landmarks` give, with its appearance score
+    /// (-10 when the fit is no plausible face inside the frame).
+    private func fitAgain(_ landmarks: [Point2], in gray: Image) throws -> (points: [Point2], score: Double) {
+        let f = FaceFrame(landmarks: landmarks)
+        let fitted = try predictor.fit(in: gray, centre: f.detectorBoxCentre, side: f.detectorBoxSide, roll: f.roll)
+        guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return (fitted, -10) }
+        return (fitted, try appearanceScore(of: fitted, in: gray))
+    }
+
+    /// How far the face in `box` on `searched` moved by `now`, `frames` later: its middle looked
+    /// for as far as a face crossing the frame goes (a third of its box a frame), on copies
+    /// shrunk to about 32 px a face; nil when nothing there looks enough like it (a cut, or the
+    /// face left).
+    private func motion(of box: Rect, from searched: Image, to now: Image, frames: Int) throws -> Point2? {
+        let middle = Rect(x: box.x + box.width * 0.2, y: box.y + box.height * 0.2, width: box.width * 0.6,
+                          height: box.height * 0.6)
+        let reach = box.width * min(2, 0.35 * Double(frames))
+        let area = Rect(x: middle.x - reach, y: middle.y - reach, width: middle.width + 2 * reach,
+                        height: middle.height + 2 * reach)
+        guard let (move, correlation) = try ImageGeometry.findPatch(middle, of: searched, in: area, of: now,
+                                                                    scale: min(1, 32 / middle.width)),
+              correlation >= minimumPatchCorrelation else { return nil }
+        return move
     }
 
     /// Folds what this detection shows into the track's box relation: a running mean (the

@@ -143,6 +143,37 @@ struct FaceTrackingTests {
         #expect(try firstFacesFoundInTheBackground(on: scene, frames: 200).count == 1)
     }
 
+    /// A live search lands frames after the frame it ran on; a face crossing the frame has moved
+    /// on by then, and its track starts where the face is now (followed there by optical flow),
+    /// not where the search saw it.
+    @Test func aLateDetectionOfAFastFaceStartsItsTrackOnTheFace() throws {
+        // 150 px by the time the result is taken: past where the detector's filters around the
+        // old place would look (a box's width), so only the flow finds it.
+        let speed = 25.0, late = 6
+        let position = { (i: Int) in Point2(120 + speed * Double(i), 220) }
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [try portraitLayer(position)],
+                                       effects: .init(noiseSigma: 3))
+        let frame = try Image(width: 640, height: 480)
+        let grays = try (0...late + 4).map { i in
+            try scene.render(frame: i, into: frame)
+            let gray = Image()
+            try frame.convertToGray(into: gray)
+            return gray
+        }
+        let live = tracker(background: true, detector: try HOGFaceDetector())
+        defer { live.finish() }
+        try live.scheduleDetection(on: grays[0], frameIndex: 0)
+        #expect(try live.update(with: grays[0], frameIndex: 0, time: 0).isEmpty)
+        // Frames 1 ... late - 1 go by while the search runs; its result is taken on frame `late`.
+        while live.isDetecting { usleep(1000) }
+        for i in late...late + 4 {
+            let faces = try live.update(with: grays[i], frameIndex: i, time: Double(i) / 30)
+            let face = try #require(faces.first, "no face on frame \(i)")
+            let off = FaceFrame(landmarks: face.landmarks).eyeMidpoint.distance(to: position(i))
+            #expect(off < 5, "frame \(i): \(off) px from the face")
+        }
+    }
+
     // A track must not outlive its face: after a cut, a fast exit or the face turning into noise
     // the landmark predictor still returns a plausible shape there, and only the per-frame
     // appearance check can tell. Each loses its track within 3 frames.
