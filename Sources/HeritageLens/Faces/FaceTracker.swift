@@ -182,14 +182,18 @@ public final class FaceTracker {
         let runner = DetectionRunner(detector: detector, predictor: predictor, minimumEyeDistance: options.minimumEyeDistance)
         worker = IdleTimeWorker(name: "hl-faces",
                                 mode: background ? .idleTime : beside ? .beside : .inline) { gray, frame, jobs in
-            try jobs.map { job in
+            // The worker's copy of the frame is overwritten by the next batch: results that land
+            // frames late keep one of their own, shared by the batch's jobs.
+            var kept: Image?
+            return try jobs.map { job in
                 let start = threadCPUNanoseconds()
                 let found = try runner.run(job, on: gray)
                 var result = FaceDetectionResult(job: job, frameIndex: frame, detections: found,
                                                  milliseconds: Double(threadCPUNanoseconds() - start) / 1e6)
-                // The worker's copy of the frame is overwritten by the next job: a result that
-                // lands frames late keeps its own.
-                if background, !found.isEmpty, job.findsNewFaces { result.searched = try gray.copy() }
+                if background, !found.isEmpty, job.findsNewFaces {
+                    kept = try kept ?? gray.copy()
+                    result.searched = kept
+                }
                 return result
             }
         }
@@ -452,7 +456,7 @@ public final class FaceTracker {
         case .search, .recover:
             logger.debug("\(result.job) from frame \(result.frameIndex): \(result.detections.count) found, \(Int(result.milliseconds)) ms")
             for detection in result.detections.sorted(by: { $0.score > $1.score }) {
-                if tracks.contains(where: { $0.frame.detectorBox.iou(detection.box) > 0.25 }) { continue }
+                if isTracked(detection.box) { continue }
                 guard tracks.count < options.maximumFaces, detection.score >= options.weakDetectionThreshold else { continue }
                 try start(from: detection, gray: gray, searched: result.searched, framesLate: framesLate, time: time)
             }
@@ -475,7 +479,7 @@ public final class FaceTracker {
             // nearby, says where to; the fit there is taken when it looks more like a face than
             // the one where the search saw it, and is not a face tracked already.
             let (there, thereScore) = try fitAgain(found.map { $0 + moved }, in: gray)
-            if thereScore > score, !isTracked(there) {
+            if thereScore > score, !isTracked(FaceFrame(landmarks: there).detectorBox) {
                 (fitted, score) = (there, thereScore)
                 perFrame = moved * (1 / Double(framesLate))
             }
@@ -487,13 +491,11 @@ public final class FaceTracker {
             let reach = min(staleReachLimit, recoveryReach * (1 + framesLate))
             guard let look = try appearance.appearance(of: g, in: gray, reach: reach),
                   look.score >= options.confirmScore else { return }
-            fitted = try predictor.fit(in: gray, centre: look.centre, side: look.side, roll: g.roll)
-            guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
-            score = try appearanceScore(of: fitted, in: gray)
+            (fitted, score) = try fitNew(centre: look.centre, side: look.side, roll: g.roll, in: gray)
             perFrame = nil
         }
         // Moved onto a face that is tracked already.
-        if framesLate > 0, isTracked(fitted) { return }
+        if framesLate > 0, isTracked(FaceFrame(landmarks: fitted).detectorBox) { return }
         // A weak detection (a washed-out or turned face, or a badge) starts a track only when its
         // fitted face looks like one to the filters at their own threshold.
         let needed = detection.score >= options.detectionThreshold ? options.confirmScore : options.weakStartScore
@@ -524,17 +526,21 @@ public final class FaceTracker {
         tracks.append(track)
     }
 
-    /// Whether a track follows the face these landmarks show.
-    private func isTracked(_ landmarks: [Point2]) -> Bool {
-        let box = FaceFrame(landmarks: landmarks).detectorBox
-        return tracks.contains { $0.frame.detectorBox.iou(box) > 0.25 }
+    /// Whether a track follows the face in this detector box.
+    private func isTracked(_ box: Rect) -> Bool {
+        tracks.contains { $0.frame.detectorBox.iou(box) > 0.25 }
     }
 
-    /// A new face's fit on this frame from the box `landmarks` give, with its appearance score
-    /// (-10 when the fit is no plausible face inside the frame).
+    /// A new face's fit on this frame in the box `landmarks` give, with its appearance score.
     private func fitAgain(_ landmarks: [Point2], in gray: Image) throws -> (points: [Point2], score: Double) {
         let f = FaceFrame(landmarks: landmarks)
-        let fitted = try predictor.fit(in: gray, centre: f.detectorBoxCentre, side: f.detectorBoxSide, roll: f.roll)
+        return try fitNew(centre: f.detectorBoxCentre, side: f.detectorBoxSide, roll: f.roll, in: gray)
+    }
+
+    /// A new face's fit in the square (centre, side, roll), with its appearance score (-10 when
+    /// the fit is no plausible face inside the frame).
+    private func fitNew(centre: Point2, side: Double, roll: Double, in gray: Image) throws -> (points: [Point2], score: Double) {
+        let fitted = try predictor.fit(in: gray, centre: centre, side: side, roll: roll)
         guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return (fitted, -10) }
         return (fitted, try appearanceScore(of: fitted, in: gray))
     }
