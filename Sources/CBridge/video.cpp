@@ -73,6 +73,24 @@ int32_t cb_video_reader_read(cb_video_reader *r, cb_image *dst, double *pts_ms) 
     })
 }
 
+int32_t cb_video_reader_grab(cb_video_reader *r, double *pts_ms) {
+    CB_GUARD(-1, {
+        if (!r->cap.grab()) return 0;
+        if (pts_ms) *pts_ms = r->cap.get(cv::CAP_PROP_POS_MSEC);
+        return 1;
+    })
+}
+
+int32_t cb_video_reader_retrieve(cb_video_reader *r, cb_image *dst) {
+    CB_GUARD(-1, {
+        if (!r->cap.retrieve(dst->mat) || dst->mat.empty()) {
+            cbridge::set_error("a frame could not be decoded");
+            return -1;
+        }
+        return 1;
+    })
+}
+
 void cb_video_reader_free(cb_video_reader *r) { delete r; }
 
 }  // extern "C"

@@ -50,6 +50,22 @@ public final class VideoReader {
         case failed
     }
 
+    /// Decodes the next frame and says when it shows, without converting it to BGR: a frame
+    /// skipped after this (late, live) costs its decoding only. `retrieve(into:)` converts it.
+    public func grab() -> Result {
+        var pts = 0.0
+        switch cb_video_reader_grab(raw, &pts) {
+        case 0: return .endOfStream
+        case let s where s > 0: return .frame(presentationMilliseconds: pts)
+        default: return .failed
+        }
+    }
+
+    /// The last grabbed frame as 8-bit BGR into `image`; false when it did not convert.
+    public func retrieve(into image: Image) -> Bool {
+        cb_video_reader_retrieve(raw, image.raw) > 0
+    }
+
     /// Decodes the next frame into `image`.
     public func read(into image: Image) -> Result {
         var pts = 0.0

@@ -33,7 +33,8 @@ struct EvalCards: ParsableCommand {
             for sequence in try self.sequences.selected(built, name: \.name) {
                 let tracker = try CardTracker(cards: set, background: self.sequences.backgroundDetection,
                                               intrinsics: .assumed(for: sequence.scene.size), logger: .component("cards"))
-                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
+                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos,
+                                                   tier: options.tier, budgetMilliseconds: options.budgetMs).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     configuration: PipelineConfiguration(cards: tracker, pose: .assumed(for: sequence.scene.size)),
                     timing: ["card_detect", "cards"])

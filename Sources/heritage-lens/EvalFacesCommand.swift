@@ -99,7 +99,8 @@ struct EvalFaces: ParsableCommand {
                 }
                 let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: appearance,
                                           background: self.sequences.backgroundDetection, logger: .component("faces"))
-                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos).run(
+                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos,
+                                                   tier: options.tier, budgetMilliseconds: options.budgetMs).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     configuration: PipelineConfiguration(faces: tracker, pose: .assumed(for: sequence.scene.size)),
                     timing: ["face_detect", "faces", "pose"])

@@ -80,19 +80,11 @@ enum KernelCatalog {
             let recognizer = try CardRecognizer(cards: f.cards, options: options)
             return { _ = try recognizer.recognize(in: f.grays[0]) }
         },
-        Kernel(name: "card-track", summary: "card tracker update, one card (flow, re-alignment, smoothing)") { f in
-            let tracker = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics, logger: .component("cards"))
-            var i = 0
-            var found = false
-            func step(recognize: Bool) throws {
-                let gray = f.grays[i % 2]
-                if recognize { try tracker.scheduleRecognition(on: gray, frameIndex: i) }
-                found = !(try tracker.update(with: gray, frameIndex: i, time: Double(i) / 30)).isEmpty
-                i += 1
-            }
-            for _ in 0..<8 { try step(recognize: true) }
-            guard found else { throw KernelFixture.Failure.notTracked("card") }
-            return { try step(recognize: false) }
+        Kernel(name: "card-track", summary: "card tracker update, one card (flow, re-alignment, smoothing), high tier") { f in
+            try cardTrackKernel(f, tier: .high)
+        },
+        Kernel(name: "card-track-low", summary: "the same in the low tier (aligned with the reference on a half-size copy)") { f in
+            try cardTrackKernel(f, tier: .low)
         },
         Kernel(name: "card-pose", summary: "card pose, IPPE from four corners") { f in
             let solver = PoseSolver(intrinsics: f.intrinsics)
@@ -118,6 +110,21 @@ enum KernelCatalog {
             try frameKernel(f, tier: .high)
         },
     ] }
+
+    private static func cardTrackKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
+        let tracker = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics, logger: .component("cards"))
+        var i = 0
+        var found = false
+        func step(recognize: Bool) throws {
+            let gray = f.grays[i % 2]
+            if recognize { try tracker.scheduleRecognition(on: gray, frameIndex: i) }
+            found = !(try tracker.update(with: gray, frameIndex: i, time: Double(i) / 30, tier: tier)).isEmpty
+            i += 1
+        }
+        for _ in 0..<8 { try step(recognize: true) }
+        guard found else { throw KernelFixture.Failure.notTracked("card") }
+        return { try step(recognize: false) }
+    }
 
     private static func maskKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
         let renderer = MaskRenderer(library: try MaskLibrary(), focalLength: f.intrinsics.fx)

@@ -41,6 +41,10 @@ struct SequenceRunner {
     let paced: Bool
     /// Folder for `<name>.mp4` check videos, or nil.
     let videos: String?
+    /// The tier frames are processed at (the low tier follows cards on a smaller copy), and the
+    /// frame budget of `auto` in ms (nil: one frame period).
+    var tier: TierSetting = .low
+    var budgetMilliseconds: Double?
 
     func run(_ name: String, scene: SyntheticScene, frameCount: Int, configuration: PipelineConfiguration,
              timing stageNames: [String]) throws -> (anchors: [FrameAnchors], milliseconds: [Double]) {
@@ -52,7 +56,10 @@ struct SequenceRunner {
             sinks.append(try VideoFileSink(path: "\(videos)/\(name).mp4", size: scene.size, framesPerSecond: 30))
         }
         let source = try SceneSource(name: name, scene: scene, frameCount: frameCount, paced: paced)
-        let pipeline = try configuration.makePipeline(source: source, sinks: sinks, logger: .component("pipeline"))
+        let pipeline = try configuration.makePipeline(source: source, sinks: sinks,
+                                                      options: .init(tier: tier == .high ? .high : .low),
+                                                      logger: .component("pipeline"))
+        if tier == .auto { pipeline.setTier(.auto, budgetMilliseconds: budgetMilliseconds ?? 1000.0 / 30) }
         var times: [Double] = []
         pipeline.onFrame = { m in times.append(stageNames.compactMap { m.milliseconds(of: $0) }.reduce(0, +)) }
         _ = try pipeline.run()

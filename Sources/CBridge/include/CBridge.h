@@ -205,6 +205,11 @@ int32_t cb_video_reader_info(const cb_video_reader *r, cb_video_info *out);
 /** 1 a frame was read into dst (8-bit BGR) with its presentation time in ms, 0 end of stream,
  *  -1 error. */
 int32_t cb_video_reader_read(cb_video_reader *r, cb_image *dst, double *pts_ms);
+// The two halves of a read: grab decodes the next frame and gives its time (1, 0 at the end, -1
+// on failure); retrieve converts the grabbed frame to BGR into dst (1, or -1). A frame that is
+// grabbed and not retrieved costs its decoding only.
+int32_t cb_video_reader_grab(cb_video_reader *r, double *pts_ms);
+int32_t cb_video_reader_retrieve(cb_video_reader *r, cb_image *dst);
 void cb_video_reader_free(cb_video_reader *r);
 
 typedef struct cb_video_writer cb_video_writer;

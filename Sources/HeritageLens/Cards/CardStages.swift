@@ -30,7 +30,7 @@ public final class CardTrackingStage: FrameStage {
     }
 
     public func process(_ work: inout FrameWork) throws {
-        let cards = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time)
+        let cards = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time, tier: work.tier)
         // Faces moving explain the change where they are; the next recognition looks elsewhere.
         tracker.faceRegions = work.anchors.faces.map {
             RegionChangeMeter.regionMovingWith(face: $0.boundingBox.scaled(by: work.analysisScale))

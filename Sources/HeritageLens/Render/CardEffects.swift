@@ -5,10 +5,10 @@ import HeritageCore
 /// insects for jingzhe, swallows circling for chunfen, kites rising for qingming, grain sprouting
 /// for guyu; a sparkle for custom cards.
 ///
-/// Low tier: a flat sprite drawn in the card's own coordinates and warped by its homography. High
+/// Low tier: flat particles placed in the card's own coordinates and drawn where its homography puts them. High
 /// tier: particles in 3D above the card, projected through the card's pose, anti-aliased.
 public final class CardEffects {
-    private let sprite: Image
+    /// The card's own coordinates the low tier's particles are placed in.
     private let spriteSize = Size(width: 150, height: 211)
     private let intrinsics: Intrinsics
     private let planes: [String: CardPlane]
@@ -16,7 +16,6 @@ public final class CardEffects {
     public init(intrinsics: Intrinsics, cards: CardSet) throws {
         self.intrinsics = intrinsics
         planes = Dictionary(uniqueKeysWithValues: cards.cards.map { ($0.id, $0.plane) })
-        sprite = try Image(width: spriteSize.width, height: spriteSize.height, channels: 4)
     }
 
     /// A particle: position on the card as fractions of width and height, height above it as a
@@ -90,20 +89,29 @@ public final class CardEffects {
         let ps = Self.particles(for: card.id, time: time)
         switch tier {
         case .low:
-            // Flat: draw in the card's plane (lift ignored) and warp the sprite by the homography.
-            try sprite.fill(blue: 0, green: 0, red: 0, alpha: 0)
+            // Flat: each particle's place on the card (lift ignored) carried into the frame by the
+            // card's homography and drawn there, at the card's scale at that place. Drawing only
+            // the particles costs what they cover; warping a sprite of the card cost its whole area.
             let w = Double(spriteSize.width), h = Double(spriteSize.height)
-            for p in ps {
-                let c = Point2(p.u * w, p.v * h), s = max(1.5, p.size * w)
-                switch p.kind {
-                case .streak: sprite.drawLine(from: c, to: c + Point2(-s * 0.2, s), colour: p.colour, thickness: 2, antialiased: false)
-                case .bolt: sprite.drawRect(Rect(x: 0, y: 0, width: w, height: h), colour: p.colour, opacity: 1, thickness: 6)
-                default: sprite.drawCircle(at: c, radius: s / 2, colour: p.colour, antialiased: false)
-                }
-            }
             let corners = [Point2(0, 0), Point2(w, 0), Point2(w, h), Point2(0, h)]
             guard let homography = Homography(from: corners, to: card.corners) else { return }
-            try image.composite(sprite, homography: homography.m, smooth: false)
+            func scale(at c: Point2) -> Double {
+                let a = homography.apply(c), dx = homography.apply(c + Point2(1, 0)), dy = homography.apply(c + Point2(0, 1))
+                return max(0.05, (a.distance(to: dx) + a.distance(to: dy)) / 2)
+            }
+            for p in ps {
+                let c = Point2(p.u * w, p.v * h), s = max(1.5, p.size * w), k = scale(at: c)
+                switch p.kind {
+                case .streak:
+                    image.drawLine(from: homography.apply(c), to: homography.apply(c + Point2(-s * 0.2, s)), colour: p.colour,
+                                   thickness: max(1, Int((2 * k).rounded())), antialiased: false)
+                case .bolt:
+                    image.drawPolygon(card.corners, colour: p.colour, filled: false, thickness: max(1, Int((6 * k).rounded())),
+                                      antialiased: false)
+                default:
+                    image.drawCircle(at: homography.apply(c), radius: max(0.75, s / 2 * k), colour: p.colour, antialiased: false)
+                }
+            }
         case .high:
             guard let pose = card.pose, let plane = planes[card.id] else { return }
             func projectWithDepth(_ u: Double, _ v: Double, _ lift: Double) -> (Point2, Double)? {

@@ -84,7 +84,8 @@ public final class VideoFileSource: FrameSource {
         var available = options.clock.nanoseconds()
         while true {
             let pts: Double
-            switch r.read(into: buffer) {
+            // Decoded first, converted to BGR only once it is known to be delivered.
+            switch r.grab() {
             case .frame(let ms): pts = ms
             case .endOfStream:
                 if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }
@@ -125,6 +126,10 @@ public final class VideoFileSource: FrameSource {
                 case .deliver(let due):
                     available = due
                 }
+            }
+            guard r.retrieve(into: buffer) else {
+                if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }
+                return nil
             }
             lastTime = time
             defer { deliveredFrameCount += 1 }
