@@ -1,6 +1,6 @@
 /// A rendering quality level.
 public enum Tier: String, CaseIterable, Sendable {
-    /// Similarity-warped masks, flat card sprites, no feathering: for weak hardware.
+    /// Similarity-warped masks, flat card effects, cards aligned on a half-size copy, no feathering: for weak hardware.
     case low
     /// Mesh-warped, lit and feathered masks, 3D card effects.
     case high

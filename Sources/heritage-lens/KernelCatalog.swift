@@ -97,7 +97,7 @@ enum KernelCatalog {
         Kernel(name: "mask-high", summary: "dragon mask, high tier (mesh warp, feather, lighting, pose parts)") { f in
             try maskKernel(f, tier: .high)
         },
-        Kernel(name: "effect-low", summary: "card effect, low tier (flat sprite through the homography)") { f in
+        Kernel(name: "effect-low", summary: "card effect, low tier (flat particles through the homography)") { f in
             try effectKernel(f, tier: .low)
         },
         Kernel(name: "effect-high", summary: "card effect, high tier (3D particles above the card)") { f in
