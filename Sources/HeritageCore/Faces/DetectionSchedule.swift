@@ -57,6 +57,9 @@ public struct DetectionSchedule: Sendable {
         return false
     }
 
+    /// A search was asked for (`searchSoon`) and has not been handed out yet.
+    public var searchIsRequested: Bool { searchRequested }
+
     /// Makes the next `searchDue` true whatever the interval: the scene was cut or a face was just
     /// lost, and whoever is there now should be found at once.
     public mutating func searchSoon() {

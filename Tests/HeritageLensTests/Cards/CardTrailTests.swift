@@ -43,12 +43,17 @@ struct CardTrailTests {
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: TestPaths.packageRoot + "/Samples/cards/cards.json"),
                 "needs Samples/cards"))
 struct LateRecognitionTests {
-    @Test func aMovingCardFoundLateIsBroughtForwardAndHeld() throws {
+    /// The project's cards and one of `eval-cards`' sequences of them.
+    func cards(sequence name: String, frames: Int) throws -> (CardSet, CardSequence) {
         let folder = TestPaths.packageRoot + "/Samples/cards"
-        let set = try CardSet(folder: folder, cacheFolder: nil)
         var builder = CardSequenceBuilder(cardFolder: folder)
-        builder.frameCount = 120
-        let sequence = try #require(try builder.build().first { $0.name == "motion" })
+        builder.frameCount = frames
+        let sequence = try #require(try builder.build().first { $0.name == name })
+        return (try CardSet(folder: folder, cacheFolder: nil), sequence)
+    }
+
+    @Test func aMovingCardFoundLateIsBroughtForwardAndHeld() throws {
+        let (set, sequence) = try cards(sequence: "motion", frames: 120)
         let frame = try Image(width: sequence.scene.size.width, height: sequence.scene.size.height)
         let grays = try (0..<sequence.frameCount).map { i in
             try sequence.scene.render(frame: i, into: frame)
@@ -76,5 +81,37 @@ struct LateRecognitionTests {
         #expect((Percentiles(score.cornerErrors).median ?? 99) < 1.5)
         let held = frames[first...].filter { !$0.cards.isEmpty }.count
         #expect(Double(held) >= 0.9 * Double(frames.count - first), "held \(held) of \(frames.count - first)")
+    }
+
+    /// On a core too slow to recognise within a few frames, refreshes must not run back to back:
+    /// a recognition that took `late` frames is followed by none for twice that, while the card
+    /// is tracked (the frames keep a share of the idle CPU).
+    @Test func aSlowRecognitionIsFollowedByARest() throws {
+        let (set, sequence) = try cards(sequence: "still", frames: 80)
+        let frame = try Image(width: sequence.scene.size.width, height: sequence.scene.size.height)
+        let tracker = try CardTracker(cards: set, background: true)
+        defer { tracker.finish() }
+        let late = 12
+        var started: [Int] = []
+        var tracked: [Int] = []
+        for i in 0..<sequence.frameCount {
+            try sequence.scene.render(frame: i, into: frame)
+            let gray = Image()
+            try frame.convertToGray(into: gray)
+            if i == late { while tracker.isRecognizing { usleep(1000) } }
+            let wasBusy = tracker.isRecognizing
+            try tracker.scheduleRecognition(on: gray, frameIndex: i)
+            if !wasBusy && tracker.isRecognizing { started.append(i) }
+            if !(try tracker.update(with: gray, frameIndex: i, time: Double(i) / 30)).isEmpty { tracked.append(i) }
+            // Later recognitions land on the next frame, as on a fast core.
+            while i > late && tracker.isRecognizing { usleep(1000) }
+        }
+        #expect(started.first == 0)
+        let firstTracked = try #require(tracked.first, "the card was never anchored")
+        #expect(firstTracked < late + 10, "first anchored at frame \(firstTracked)")
+        // Without the rest the next recognition starts as soon as the card is tracked.
+        let next = try #require(started.dropFirst().first, "no refresh at all: \(started)")
+        #expect(next >= late + 2 * late, "refreshes started at \(started)")
+        #expect(next <= late + 2 * late + 10, "refreshes started at \(started)")
     }
 }
