@@ -39,14 +39,8 @@ public final class CardTracker {
         /// and the corners stay sub-pixel (median 0.4 px against 0.2 in `eval-cards`).
         /// Recognition, the photometric check and the frame-to-frame fallback stay at full size.
         public var lowTierAlignmentScale = 0.5
-        /// Live, while cards are tracked: after a recognition that took n frames to land, the next
-        /// waits at least `restShare` times n frames more, so refreshes take at most a third of
-        /// the idle time. A core fast enough to recognise within a few frames never reaches the
-        /// refresh interval this way; on a slow one (a quarter of a core) back-to-back refreshes
-        /// left no idle CPU at all, and frames then waited on detection's use of the core rather
-        /// than on their own work (`cpu-share 0.25 -- bench`: end-to-end p99 32-44 ms, 8.4 ms of
-        /// the 8.3 a frame period has used; with the rest 7.0 ms used). The first search for a
-        /// card is not held back.
+        /// Live, while cards are tracked: a recognition that took n frames to land is followed by
+        /// none for `restShare` × n frames (`RefreshRest`).
         public var restShare = 2.0
         /// Corner smoothing; beta is per tenth of the card's width per second.
         public var smoothing = OneEuroFilter.Options(minCutoff: 2.0, beta: 10.0, derivativeCutoff: 1.0)
@@ -74,8 +68,7 @@ public final class CardTracker {
     private let quad = CardQuad()
     private var tracks: [Track] = []
     private var lastSearch: Int?
-    /// Live: no refresh recognition before this frame (see `Options.restShare`).
-    private var restUntil = Int.min
+    private var rest: RefreshRest
     /// Inline only: what changed since the last recognition (nil live, where the idle time decides).
     private let changeMeter: RegionChangeMeter?
     /// A card was just lost: look again at once, whatever the meter says.
@@ -104,6 +97,7 @@ public final class CardTracker {
         view = recognizer.view
         self.cards = cards
         self.options = options
+        rest = RefreshRest(share: options.restShare)
         let engine = try CardRecognizer(cards: cards, options: recognizer)
         // Below face detection: a face waiting on its search or verification is seen at once, a
         // card recognition that takes a few frames longer costs less.
@@ -130,7 +124,7 @@ public final class CardTracker {
         let busy = busy ?? faceRegions
         let interval = tracks.isEmpty ? options.searchInterval : options.refreshInterval
         if let last = lastSearch, frameIndex - last < interval { return }
-        if !tracks.isEmpty, !searchRequested, frameIndex < restUntil { return }
+        if rest.holdsBack(at: frameIndex, tracking: !tracks.isEmpty, requested: searchRequested) { return }
         // Cards still catching up are what a new recognition would find; a result not yet taken
         // in needs the trail as it is.
         guard catchUps.isEmpty, !awaitingRecognition, !worker.isBusy else { return }
@@ -144,7 +138,6 @@ public final class CardTracker {
                 if frameIndex - last < quiet && changed < options.changedCellsForSearch { return }
             }
             changeMeter.markReference(busy: explained)
-            searchRequested = false
         }
         lastSearch = frameIndex
         searchRequested = false
@@ -181,8 +174,7 @@ public final class CardTracker {
         for result in worker.collect() {
             awaitingRecognition = false
             recognitionMilliseconds += result.milliseconds
-            let framesTaken = frameIndex - result.frameIndex
-            restUntil = frameIndex + Int((Double(framesTaken) * options.restShare).rounded(.up))
+            rest.searchLanded(submitted: result.frameIndex, landed: frameIndex)
             var late: [CatchUp.Card] = []
             for detection in result.output where !isTracked(detection.cardIndex) {
                 if result.frameIndex == frameIndex {

@@ -55,10 +55,8 @@ public final class FaceTracker {
         public var verifiedFrames = 20
         /// How long a lost track's id can be reclaimed.
         public var lostMemory = 1.0
-        /// Live, while faces are tracked: after a search that took n frames to land, the next
-        /// refresh search waits at least `searchRestShare` times n frames more (see
-        /// `CardTracker.Options.restShare`: a fast core never reaches the refresh interval this
-        /// way; a slow one keeps a share of its idle time for the frames).
+        /// Live, while faces are tracked: a search that took n frames to land is followed by no
+        /// refresh search for `searchRestShare` × n frames (`RefreshRest`).
         public var searchRestShare = 2.0
         public var schedule = DetectionSchedule.Options()
         /// dlib's detector has filters for faces leaning up to about 30°, but a leaning face that
@@ -205,6 +203,7 @@ public final class FaceTracker {
         self.options = options
         plausibility = LandmarkPlausibility(options: options.plausibility)
         schedule = DetectionSchedule(options: options.schedule)
+        searchRest = RefreshRest(share: options.searchRestShare)
         changeMeter = background ? nil : RegionChangeMeter()
         detectsInBackground = background
         splitsSearches = background && detector.searchesSmallestApart
@@ -216,8 +215,7 @@ public final class FaceTracker {
     /// smaller part waits for the worker to be free again.
     private let splitsSearches: Bool
     private var smallerSearchDue = false
-    /// Live, while faces are tracked: no refresh search before this frame (`Options.searchRestShare`).
-    private var searchRestUntil = Int.min
+    private var searchRest: RefreshRest
 
     /// A detection job is running (tests wait on it to make a result land a known number of frames late).
     var isDetecting: Bool { worker.isBusy }
@@ -246,7 +244,8 @@ public final class FaceTracker {
             // The rest of the last search, alone: a next search due now waits for it to land.
             jobs.append(.search(roll: 0, sizes: .smaller))
             smallerSearchDue = false
-        } else if tracks.isEmpty || schedule.searchIsRequested || frameIndex >= searchRestUntil,
+        } else if !searchRest.holdsBack(at: frameIndex, tracking: !tracks.isEmpty,
+                                        requested: schedule.searchIsRequested),
                   schedule.searchDue(at: frameIndex, trackedFaces: tracks.count, sceneChanged: changed) {
             jobs += searches()
             changeMeter?.markReference(busy: trackBoxes)
@@ -302,10 +301,7 @@ public final class FaceTracker {
         for finished in worker.collect() {
             for result in finished.output {
                 detectionMilliseconds += result.milliseconds
-                if case .search = result.job {
-                    let framesTaken = Double(frameIndex - result.frameIndex)
-                    searchRestUntil = frameIndex + Int((framesTaken * options.searchRestShare).rounded(.up))
-                }
+                if case .search = result.job { searchRest.searchLanded(submitted: result.frameIndex, landed: frameIndex) }
                 // A detection made before a cut shows the scene before it.
                 guard result.frameIndex >= lastCut else { continue }
                 try take(result, gray: gray, framesLate: frameIndex - result.frameIndex, time: time)

@@ -1,0 +1,29 @@
+/// How long live refresh searches wait after one lands, so that on a slow core they do not run
+/// back to back.
+///
+/// A refresh (a search for new faces or cards while some are tracked) that took n frames to land
+/// is followed by none for `share` × n frames: with 2, refreshes take at most a third of the idle
+/// time. A core fast enough to search within a few frames never reaches its refresh interval this
+/// way. On a quarter of a core, back-to-back refreshes left no idle CPU at all, and frames then
+/// waited for CPU quota that detection had already used rather than on their own work
+/// (docs/performance.md, "A slower core"). Inline results land on their own frame (n = 0), so
+/// `process` is unaffected.
+public struct RefreshRest: Sendable {
+    public var share: Double
+    private var until = Int.min
+
+    public init(share: Double) {
+        self.share = share
+    }
+
+    /// A search handed out at frame `submitted` was taken in at frame `landed`.
+    public mutating func searchLanded(submitted: Int, landed: Int) {
+        until = landed + Int((Double(max(0, landed - submitted)) * share).rounded(.up))
+    }
+
+    /// Whether a refresh due at `frame` waits. A first search (nothing tracked) and one asked for
+    /// at once (a cut, a lost track) never do.
+    public func holdsBack(at frame: Int, tracking: Bool, requested: Bool) -> Bool {
+        tracking && !requested && frame < until
+    }
+}
