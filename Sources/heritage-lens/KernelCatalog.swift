@@ -74,6 +74,11 @@ enum KernelCatalog {
             let card = f.cards.cards[0].features
             return { _ = try nearestTwo(card, frame) }
         },
+        Kernel(name: "match-popcnt", summary: "the same, one pair at a time with the popcnt instruction (no vector kernel)") { f in
+            let frame = try ORBExtractor(features: 1500, levels: 6).detect(in: f.grays[0])
+            let card = f.cards.cards[0].features
+            return { _ = try nearestTwo(card, frame, kernel: .popcnt) }
+        },
         Kernel(name: "card-recognize", summary: "full card recognition: ORB, matching to six cards, RANSAC, check") { f in
             var options = CardRecognizer.Options()
             options.view = RectangleView(intrinsics: f.intrinsics)

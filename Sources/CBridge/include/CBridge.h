@@ -345,6 +345,13 @@ typedef struct { int32_t query, train; int32_t best, second; } cb_match2;
 /** For each query descriptor, its two nearest train descriptors by Hamming distance. */
 int32_t cb_match_knn2(const uint8_t *query, int32_t query_count, const uint8_t *train, int32_t train_count,
                       cb_match2 *out);
+/** Matching kernels (cb_match_knn2 takes the best this CPU has; each gives the same matches). */
+enum { CB_MATCH_KERNEL_PORTABLE = 0, CB_MATCH_KERNEL_POPCNT = 1, CB_MATCH_KERNEL_AVX2 = 2, CB_MATCH_KERNEL_AVX512 = 3 };
+/** Bit k set when kernel k runs on this CPU. */
+int32_t cb_match_kernels(void);
+/** cb_match_knn2 with a chosen kernel; an error when this CPU lacks it. */
+int32_t cb_match_knn2_with(int32_t kernel, const uint8_t *query, int32_t query_count, const uint8_t *train,
+                           int32_t train_count, cb_match2 *out);
 
 /** Pyramidal Lucas-Kanade from prev to next for n points; status[i] is 1 when tracked. */
 int32_t cb_optical_flow(const cb_image *prev, const cb_image *next, const cb_point2f *points, int32_t n,

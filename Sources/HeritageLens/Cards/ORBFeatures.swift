@@ -29,10 +29,12 @@ public final class ORBExtractor {
     }
 }
 
-/// Each query descriptor's two nearest train descriptors (Hamming).
-public func nearestTwo(_ query: ORBFeatures, _ train: ORBFeatures) throws -> [NearestTwo] {
+/// Each query descriptor's two nearest train descriptors (Hamming); `kernel`: nil for the best
+/// this CPU has (they all give the same matches).
+public func nearestTwo(_ query: ORBFeatures, _ train: ORBFeatures,
+                       kernel: DescriptorMatching.Kernel? = nil) throws -> [NearestTwo] {
     try DescriptorMatching.nearestTwo(query: query.descriptors, queryCount: query.count, train: train.descriptors,
-                                      trainCount: train.count)
+                                      trainCount: train.count, kernel: kernel)
 }
 
 /// Nearest-neighbour pairs that pass Lowe's ratio test, as (query index, train index).
