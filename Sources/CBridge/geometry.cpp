@@ -59,14 +59,15 @@ int32_t cb_project_points(const cb_point3d *object, int32_t n, const double rvec
 }
 
 int32_t cb_find_homography(const cb_point2f *src, const cb_point2f *dst, int32_t n, double ransac_px,
-                           double h_out[9], uint8_t *inlier_mask) {
+                           int32_t max_iterations, double h_out[9], uint8_t *inlier_mask) {
     CB_GUARD(-1, {
         if (n < 4) {
             cbridge::set_error("a homography needs at least 4 points");
             return -1;
         }
         cv::Mat mask;
-        cv::Mat H = cv::findHomography(points(src, n), points(dst, n), cv::RANSAC, ransac_px, mask);
+        cv::Mat H = cv::findHomography(points(src, n), points(dst, n), cv::RANSAC, ransac_px, mask,
+                                       std::max(1, max_iterations));
         if (H.empty()) {
             cbridge::set_error("no homography fits the points");
             return -1;

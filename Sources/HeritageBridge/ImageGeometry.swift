@@ -4,13 +4,15 @@ import HeritageCore
 /// OpenCV's point geometry: homographies, optical flow, corners.
 public enum ImageGeometry {
     /// RANSAC homography `src` -> `dst` and which pairs are inliers; nil under 4 pairs or no model.
-    public static func robustHomography(from src: [Point2], to dst: [Point2],
-                                        threshold: Double) -> (matrix: [Double], inliers: [Bool])? {
+    /// `maximumIterations`: RANSAC's samples at most (OpenCV's default 2000; fewer where a model
+    /// with too few inliers would be refused anyway, see `CardRecognizer`).
+    public static func robustHomography(from src: [Point2], to dst: [Point2], threshold: Double,
+                                        maximumIterations: Int = 2000) -> (matrix: [Double], inliers: [Bool])? {
         guard src.count >= 4, src.count == dst.count else { return nil }
         let a = src.map(cb_point2f.init), b = dst.map(cb_point2f.init)
         var h = [Double](repeating: 0, count: 9)
         var mask = [UInt8](repeating: 0, count: src.count)
-        guard cb_find_homography(a, b, Int32(a.count), threshold, &h, &mask) >= 4 else { return nil }
+        guard cb_find_homography(a, b, Int32(a.count), threshold, Int32(clamping: maximumIterations), &h, &mask) >= 4 else { return nil }
         return (h, mask.map { $0 != 0 })
     }
 

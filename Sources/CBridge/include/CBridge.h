@@ -325,9 +325,10 @@ int32_t cb_solve_pnp(const cb_point3d *object, const cb_point2f *image, int32_t 
 int32_t cb_undistort_points(cb_point2f *pts, int32_t n, const double k[9], const double dist[5]);
 int32_t cb_project_points(const cb_point3d *object, int32_t n, const double rvec[3], const double tvec[3],
                           const double k[9], const double dist[5], cb_point2f *out);
-/** RANSAC homography src -> dst; inlier_mask may be NULL. Returns the inlier count or -1. */
+/** RANSAC homography src -> dst in at most max_iterations samples (OpenCV's default: 2000);
+ *  inlier_mask may be NULL. Returns the inlier count or -1. */
 int32_t cb_find_homography(const cb_point2f *src, const cb_point2f *dst, int32_t n, double ransac_px,
-                           double h_out[9], uint8_t *inlier_mask);
+                           int32_t max_iterations, double h_out[9], uint8_t *inlier_mask);
 
 /* ---------------------------------------------------------------- features and flow (cards) */
 

@@ -52,7 +52,11 @@ public final class CardRecognizer {
             let pairs = try ratioMatches(query: card.features, train: frame, ratio: options.ratio)
             guard pairs.count >= options.minimumMatches else { continue }
             let src = pairs.map { card.features.points[$0.0] }, dst = pairs.map { frame.points[$0.1] }
-            guard let (h, mask) = robustHomography(from: src, to: dst, threshold: options.ransacPixels) else { continue }
+            // Samples enough to find a model this recognition would take: among a card's few
+            // look-alike matches RANSAC would otherwise spend its full 2000 (2-11 ms a card).
+            let budget = RANSACBudget.samples(toFind: options.minimumInliers, among: pairs.count)
+            guard budget > 0, let (h, mask) = robustHomography(from: src, to: dst, threshold: options.ransacPixels,
+                                                               maximumIterations: budget) else { continue }
             let inliers = mask.filter { $0 }.count
             guard inliers >= options.minimumInliers, let detection = try verify(index, h, inliers: inliers, gray: gray)
             else { continue }

@@ -44,7 +44,9 @@ func ratioMatches(query: ORBFeatures, train: ORBFeatures, ratio: Double, maximum
 }
 
 /// RANSAC homography from point pairs; nil when fewer than 4 pairs or no model.
-func robustHomography(from src: [Point2], to dst: [Point2], threshold: Double) -> (Homography, inliers: [Bool])? {
-    guard let (h, inliers) = ImageGeometry.robustHomography(from: src, to: dst, threshold: threshold) else { return nil }
+func robustHomography(from src: [Point2], to dst: [Point2], threshold: Double,
+                      maximumIterations: Int = 2000) -> (Homography, inliers: [Bool])? {
+    guard let (h, inliers) = ImageGeometry.robustHomography(from: src, to: dst, threshold: threshold,
+                                                            maximumIterations: maximumIterations) else { return nil }
     return (Homography(h), inliers)
 }
