@@ -250,6 +250,32 @@ int32_t cb_orb_detect(cb_orb *orb, const cb_image *gray, cb_rect roi, cb_keypoin
     })
 }
 
+int32_t cb_orb_detect_outside(cb_orb *orb, const cb_image *gray, const cb_point2f *quads, int32_t quad_count,
+                              int32_t margin, cb_keypoint *keypoints, uint8_t *descriptors, int32_t max_out) {
+    CB_GUARD(-1, {
+        thread_local cv::Mat mask;
+        mask.create(gray->mat.size(), CV_8U);
+        mask.setTo(cv::Scalar(255));
+        for (int32_t q = 0; q < quad_count; ++q) {
+            std::vector<cv::Point> corners;
+            for (int k = 0; k < 4; ++k)
+                corners.emplace_back(int(std::lround(quads[q * 4 + k].x)), int(std::lround(quads[q * 4 + k].y)));
+            cv::fillConvexPoly(mask, corners, cv::Scalar(0));
+            if (margin > 0) cv::polylines(mask, corners, true, cv::Scalar(0), 2 * margin);
+        }
+        std::vector<cv::KeyPoint> kps;
+        cv::Mat desc;
+        orb->orb->detectAndCompute(gray->mat, mask, kps, desc);
+        int32_t n = std::min<int32_t>(int32_t(kps.size()), max_out);
+        for (int32_t i = 0; i < n; ++i) {
+            const auto &k = kps[i];
+            keypoints[i] = {k.pt.x, k.pt.y, k.size, k.angle, k.response, k.octave};
+            std::memcpy(descriptors + size_t(i) * 32, desc.ptr(i), 32);
+        }
+        return n;
+    })
+}
+
 int32_t cb_match_kernels(void) { return knn2_available(); }
 
 int32_t cb_match_knn2_with(int32_t kernel, const uint8_t *query, int32_t query_count, const uint8_t *train,

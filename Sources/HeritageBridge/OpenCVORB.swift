@@ -27,4 +27,13 @@ public final class OpenCVORB {
                                             Int32(keypoints.count)), "ORB"))
         return (keypoints.prefix(n).map { Point2(Double($0.x), Double($0.y)) }, Array(descriptors.prefix(n * 32)))
     }
+
+    /// Keypoints of the whole image but those inside `quads` (four corners each) or within
+    /// `margin` pixels of one.
+    public func detect(in gray: Image, outside quads: [[Point2]], margin: Int) throws(BridgeError) -> (points: [Point2], descriptors: [UInt8]) {
+        let corners = quads.flatMap { $0.prefix(4) }.map(cb_point2f.init)
+        let n = Int(try check(cb_orb_detect_outside(raw, gray.raw, corners, Int32(corners.count / 4), Int32(margin),
+                                                    &keypoints, &descriptors, Int32(keypoints.count)), "ORB"))
+        return (keypoints.prefix(n).map { Point2(Double($0.x), Double($0.y)) }, Array(descriptors.prefix(n * 32)))
+    }
 }

@@ -341,6 +341,10 @@ void cb_orb_free(cb_orb *orb);
  *  gray image; descriptors are 32 bytes each. Returns the count. */
 int32_t cb_orb_detect(cb_orb *orb, const cb_image *gray, cb_rect roi, cb_keypoint *keypoints, uint8_t *descriptors,
                       int32_t max_out);
+/** cb_orb_detect over the whole image but outside `quad_count` quads (4 corners each, in order)
+ *  and a `margin` px band around each. */
+int32_t cb_orb_detect_outside(cb_orb *orb, const cb_image *gray, const cb_point2f *quads, int32_t quad_count,
+                              int32_t margin, cb_keypoint *keypoints, uint8_t *descriptors, int32_t max_out);
 
 typedef struct { int32_t query, train; int32_t best, second; } cb_match2;
 /** For each query descriptor, its two nearest train descriptors by Hamming distance. */

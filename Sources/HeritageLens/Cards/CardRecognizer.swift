@@ -10,6 +10,17 @@ public struct CardDetection: Sendable {
     public var correlation: Double
 }
 
+/// A card followed already, where it is in the frame a recognition runs on.
+public struct TrackedCard: Sendable {
+    public var cardIndex: Int
+    public var corners: [Point2]
+
+    public init(cardIndex: Int, corners: [Point2]) {
+        self.cardIndex = cardIndex
+        self.corners = corners
+    }
+}
+
 /// Finds cards in a frame: ORB features matched to each card's, Lowe's ratio test, a RANSAC
 /// homography, a check that the quad is one a flat card can make, and a photometric check of the
 /// warped patch against the reference, so that clutter, other pictures and look-alike matches
@@ -24,6 +35,9 @@ public final class CardRecognizer {
         /// Least correlation of the warped frame with the reference (look-alikes score near 0).
         public var minimumCorrelation = 0.35
         public var quad = CardQuad.Options()
+        /// Pixels around a tracked card left out of the frame's features as well (ORB's patches
+        /// are 31 px: features just outside a card describe it partly).
+        public var trackedMargin = 8
         /// The camera, when known: quads it cannot see a rectangle as are rejected.
         public var view: RectangleView?
 
@@ -43,12 +57,16 @@ public final class CardRecognizer {
         quad = CardQuad(options: options.quad)
     }
 
-    /// Every card found in `gray`, at most one per card.
-    public func recognize(in gray: Image) throws -> [CardDetection] {
-        let frame = try orb.detect(in: gray)
+    /// Every card found in `gray`, at most one per card. `tracked`: cards already followed there
+    /// (card index and corners): neither looked for nor given any of the frame's features, which
+    /// all go to the rest of the frame (among six cards, each gets a share; see `eval-cards`
+    /// six-cards).
+    public func recognize(in gray: Image, tracked: [TrackedCard] = []) throws -> [CardDetection] {
+        let frame = try orb.detect(in: gray, outside: tracked.map(\.corners), margin: options.trackedMargin)
         guard frame.count >= options.minimumMatches else { return [] }
+        let skipped = Set(tracked.map(\.cardIndex))
         var found: [CardDetection] = []
-        for (index, card) in cards.cards.enumerated() {
+        for (index, card) in cards.cards.enumerated() where !skipped.contains(index) {
             let pairs = try ratioMatches(query: card.features, train: frame, ratio: options.ratio)
             guard pairs.count >= options.minimumMatches else { continue }
             let src = pairs.map { card.features.points[$0.0] }, dst = pairs.map { frame.points[$0.1] }

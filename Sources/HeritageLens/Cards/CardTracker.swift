@@ -60,7 +60,7 @@ public final class CardTracker {
     public let cards: CardSet
     public let options: Options
     private let view: RectangleView?
-    private let worker: IdleTimeWorker<Void, [CardDetection]>
+    private let worker: IdleTimeWorker<[TrackedCard], [CardDetection]>
     /// Live only: the frames since the pending recognition's, for its result to catch up along.
     private let trail: CardTrail?
     private var awaitingRecognition = false
@@ -73,6 +73,10 @@ public final class CardTracker {
     private let changeMeter: RegionChangeMeter?
     /// A card was just lost: look again at once, whatever the meter says.
     private var searchRequested = false
+    /// The last recognition found a card not tracked before: cards come in sets, and one
+    /// recognition among several cards can miss some (each gets a share of the frame's features),
+    /// so the next looks again after `searchInterval` rather than `refreshInterval`.
+    private var foundNewCard = false
     private var previousGray: Image?
     private var spareGray = Image()
     private let scratch = Image()
@@ -102,8 +106,8 @@ public final class CardTracker {
         // Below face detection: a face waiting on its search or verification is seen at once, a
         // card recognition that takes a few frames longer costs less.
         worker = IdleTimeWorker(name: "hl-cards",
-                                mode: background ? .idleTime : beside ? .beside : .inline, niceness: 13) { gray, _, _ in
-            try engine.recognize(in: gray)
+                                mode: background ? .idleTime : beside ? .beside : .inline, niceness: 13) { gray, _, tracked in
+            try engine.recognize(in: gray, tracked: tracked)
         }
         // Inline, a recognition lands on its own frame; live, frames late (seconds on a slow core).
         trail = background ? CardTrail() : nil
@@ -122,7 +126,7 @@ public final class CardTracker {
     /// change is explained by something else tracked there (faces).
     public func scheduleRecognition(on gray: Image, frameIndex: Int, busy: [Rect]? = nil) throws {
         let busy = busy ?? faceRegions
-        let interval = tracks.isEmpty ? options.searchInterval : options.refreshInterval
+        let interval = tracks.isEmpty || foundNewCard ? options.searchInterval : options.refreshInterval
         if let last = lastSearch, frameIndex - last < interval { return }
         if rest.holdsBack(at: frameIndex, tracking: !tracks.isEmpty, requested: searchRequested) { return }
         // Cards still catching up are what a new recognition would find; a result not yet taken
@@ -141,7 +145,13 @@ public final class CardTracker {
         }
         lastSearch = frameIndex
         searchRequested = false
-        try worker.submit((), on: gray, frameIndex: frameIndex)
+        foundNewCard = false
+        // Cards shown on the last frame are not looked for: their tracks align them with their
+        // references every frame, and the frame's features go to the cards not found yet.
+        let tracked = tracks.filter(\.visible).map {
+            TrackedCard(cardIndex: $0.cardIndex, corners: cards.cards[$0.cardIndex].corners.map($0.homography.apply))
+        }
+        try worker.submit(tracked, on: gray, frameIndex: frameIndex)
         if let trail {
             trail.clear()
             try trail.append(gray, frameIndex: frameIndex)
@@ -176,7 +186,7 @@ public final class CardTracker {
             recognitionMilliseconds += result.milliseconds
             rest.searchLanded(submitted: result.frameIndex, landed: frameIndex)
             var late: [CatchUp.Card] = []
-            for detection in result.output where !isTracked(detection.cardIndex) {
+            for detection in result.output where !isTracked(detection.cardIndex) && !liesOnATrackedCard(detection) {
                 if result.frameIndex == frameIndex {
                     try takeCard(detection.cardIndex, homography: detection.homography, gray: gray, inliers: detection.inliers)
                 } else {
@@ -367,6 +377,13 @@ public final class CardTracker {
         tracks.map { Rect(bounding: cards.cards[$0.cardIndex].corners.map($0.homography.apply)) }
     }
 
+    /// Two cards cannot lie on the same spot: a detection over a card tracked there is a
+    /// look-alike (recognition no longer sees tracked cards to compare it with).
+    private func liesOnATrackedCard(_ detection: CardDetection) -> Bool {
+        let box = Rect(bounding: cards.cards[detection.cardIndex].corners.map(detection.homography.apply))
+        return trackedRegions().contains { $0.iou(box) > 0.3 }
+    }
+
     private func isTracked(_ cardIndex: Int) -> Bool {
         tracks.contains { $0.cardIndex == cardIndex && $0.visible }
     }
@@ -412,6 +429,7 @@ public final class CardTracker {
             return
         }
         logger.debug("card \(card.id) found\(inliers.map { " with \($0) inliers" } ?? " (late, brought forward)")")
+        foundNewCard = true
         tracks.append(Track(cardIndex: cardIndex, homography: current,
                             smoother: AnchorSmoother(points: 4, options: options.smoothing)))
     }

@@ -27,6 +27,13 @@ public final class ORBExtractor {
         let found = try orb.detect(in: gray, region: region)
         return ORBFeatures(points: found.points, descriptors: found.descriptors)
     }
+
+    /// Features of the whole frame but inside `quads` (four corners each) or within `margin` px.
+    public func detect(in gray: Image, outside quads: [[Point2]], margin: Int) throws -> ORBFeatures {
+        guard !quads.isEmpty else { return try detect(in: gray) }
+        let found = try orb.detect(in: gray, outside: quads, margin: margin)
+        return ORBFeatures(points: found.points, descriptors: found.descriptors)
+    }
 }
 
 /// Each query descriptor's two nearest train descriptors (Hamming); `kernel`: nil for the best

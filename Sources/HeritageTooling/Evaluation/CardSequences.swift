@@ -20,7 +20,8 @@ public struct CardSequence {
 /// Builds card sequences rendered through a pinhole camera (the assumed 62° webcam): a still card;
 /// motion with tilt up to 60°, a full in-plane turn and 10-60 % of the frame width; blur, noise and
 /// JPEG; dim, bright and side light; a moving occluder over up to half the card; two and three
-/// cards at once; other pictures and no card; a card entering and leaving.
+/// cards at once; a card swept fast with motion blur and two crossing fast; other pictures and no
+/// card; a card entering and leaving.
 public struct CardSequenceBuilder {
     public var cardFolder: String
     public var distractors: [String]
@@ -148,6 +149,27 @@ public struct CardSequenceBuilder {
                   x: -0.13 + 0.13 * Double(i % 3), y: i < 3 ? -0.085 : 0.085)
             }
         }))
+        // Fast: a card swept back and forth at up to 23 px a frame while it tilts, blurred by
+        // half a frame's motion (a hand waving a card at a webcam); and two cards crossing at
+        // up to 17 px a frame. The motion sequence above turns fast but moves little.
+        do {
+            let frames = 120
+            let fast = card(3)
+            let sweep: (Double) -> Pose = { t in
+                p(fast, 0.45, yaw: 0.35 * sine(t, 1.3), pitch: 0.2 * sine(t, 0.9), roll: 0.25 * sine(t, 2.5),
+                  x: 0.15 * sine(t, 2.5), y: 0.03 * sine(t, 1.1))
+            }
+            let part = moving(fast, frames: frames, intrinsics: k, pose: sweep)
+            out.append(try sequence("fast", frames: frames, parts: [part],
+                                    effects: .init(noiseSigma: 2, motionBlur: Self.blur(of: fast, frames: frames, intrinsics: k, pose: sweep))))
+            let a = card(4), b = card(5)
+            // One above the other (apart by more than a card's height), crossing sideways.
+            let left: (Double) -> Pose = { t in p(a, 0.5, yaw: 0.3, roll: 0.1 * sine(t, 1), x: 0.12 * sine(t, 2.5), y: -0.082) }
+            let right: (Double) -> Pose = { t in p(b, 0.5, yaw: -0.3, roll: -0.1 * sine(t, 1), x: -0.12 * sine(t, 2.5), y: 0.082) }
+            out.append(try sequence("fast-two", frames: frames, parts: [
+                moving(a, frames: frames, intrinsics: k, pose: left), moving(b, frames: frames, intrinsics: k, pose: right),
+            ], effects: .init(noiseSigma: 2, motionBlur: Self.blur(of: a, frames: frames, intrinsics: k, pose: left))))
+        }
         var pictures: [SyntheticScene.Layer] = []
         for (i, path) in distractors.enumerated() where FileManager.default.fileExists(atPath: path) {
             let img = try Image(contentsOf: path)
@@ -162,6 +184,19 @@ public struct CardSequenceBuilder {
             moving(card(5), frames: 150, intrinsics: k) { t in p(card(5), 0.45, yaw: 0.2, x: -0.4 + 0.8 * t) },
         ]))
         return out
+    }
+}
+
+extension CardSequenceBuilder {
+    /// The blur of half a frame's motion of `card`'s centre under `pose`, per frame index (the
+    /// exposure of a webcam at 30 fps in room light is about half a frame).
+    static func blur(of card: CardArt, frames: Int, intrinsics k: Intrinsics, pose: @escaping (Double) -> Pose) -> (Int) -> Point2 {
+        let n = Double(frames - 1)
+        let centre = Point2(Double(card.image.width) / 2, Double(card.image.height) / 2)
+        let at: (Int) -> Point2 = { i in
+            card.plane.homography(referenceSize: card.image.size, pose: pose(Double(min(max(i, 0), frames - 1)) / n), intrinsics: k).apply(centre)
+        }
+        return { i in (at(i + 1) - at(i - 1)) * 0.25 }
     }
 }
 
