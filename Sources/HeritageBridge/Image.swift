@@ -137,6 +137,20 @@ public final class Image: @unchecked Sendable {
 }
 
 extension Image {
+    /// An 8-bit image of `channels` from `samples`, row by row without padding (as `samples()` gives them).
+    public convenience init(samples: [UInt8], width: Int, height: Int, channels: Int = 1) throws {
+        precondition(samples.count == width * height * channels, "samples do not fill \(width)x\(height)x\(channels)")
+        try self.init(width: width, height: height, channels: channels)
+        let rowBytes = width * channels
+        let step = cb_image_step(raw)
+        guard let base = cb_image_data(raw) else { return }
+        samples.withUnsafeBufferPointer { src in
+            for y in 0..<height {
+                (base + y * step).update(from: src.baseAddress! + y * rowBytes, count: rowBytes)
+            }
+        }
+    }
+
     /// The samples of a small 8-bit image, row by row without padding (thumbnails; frames stay native).
     public func samples() -> [UInt8] {
         guard is8Bit, !isEmpty else { return [] }

@@ -108,22 +108,21 @@ public final class CardSet: Sendable {
                 throw CardSetError.badCard(manifestPath, field: "cards[\(entry.id)].width_m",
                                            reason: "must be a width in metres between 0.01 and 5")
             }
-            let colour: Image
-            do {
-                colour = try Image(contentsOf: path)
-                try colour.normalizeToBGR()
-            } catch {
+            guard let bytes = FileManager.default.contents(atPath: path) else {
                 throw CardSetError.badCard(path, field: "image", reason: "cannot be read as an image")
             }
-            guard colour.width >= 64, colour.height >= 64 else {
-                throw CardSetError.badCard(path, field: "image", reason: "is smaller than 64x64 pixels")
+            let key = Self.fingerprint(of: bytes)
+            let cached = cacheFolder.flatMap { CardReferenceCache(folder: $0, image: path, key: key).load() }
+            let gray: Image, corners: [Point2]
+            if let cached {
+                // The same bytes were decoded and checked when this was stored.
+                (gray, corners) = cached
+            } else {
+                (gray, corners) = try Self.reference(at: path)
+                if let cacheFolder { CardReferenceCache(folder: cacheFolder, image: path, key: key).store(gray: gray, trackPoints: corners) }
             }
-            let full = Image()
-            try colour.convertToGray(into: full)
-            let w = Self.referenceWidth, h = Int((Double(colour.height) * Double(w) / Double(colour.width)).rounded())
-            let gray = Image()
-            try full.resize(into: gray, width: w, height: h, interpolation: .area)
-            let features = try Self.cachedFeatures(for: path, cacheFolder: cacheFolder) {
+            let w = gray.width, h = gray.height
+            let features = try Self.cachedFeatures(for: path, key: key, cacheFolder: cacheFolder) {
                 // Two reference scales: ORB's 8-level pyramid on each covers cards from filling the
                 // frame down to about 70 px wide.
                 var all = try orb.detect(in: gray)
@@ -134,8 +133,6 @@ public final class CardSet: Sendable {
                 all.descriptors += small.descriptors
                 return all
             }
-            let corners = try ImageGeometry.goodFeatures(in: gray, maximum: Self.trackPointsPerCard, quality: 0.01,
-                                                         minimumDistance: Double(w) / 24)
             let patch = Image()
             try gray.resize(into: patch, width: 60, height: max(8, Int((60 * Double(h) / Double(w)).rounded())),
                             interpolation: .area)
@@ -146,6 +143,28 @@ public final class CardSet: Sendable {
                                         patch: patch))
         }
         cards = loaded
+    }
+
+    /// The card image at `path` in gray at `referenceWidth`, and the corners its tracks follow.
+    static func reference(at path: String) throws -> (gray: Image, trackPoints: [Point2]) {
+        let colour: Image
+        do {
+            colour = try Image(contentsOf: path)
+            try colour.normalizeToBGR()
+        } catch {
+            throw CardSetError.badCard(path, field: "image", reason: "cannot be read as an image")
+        }
+        guard colour.width >= 64, colour.height >= 64 else {
+            throw CardSetError.badCard(path, field: "image", reason: "is smaller than 64x64 pixels")
+        }
+        let full = Image()
+        try colour.convertToGray(into: full)
+        let w = referenceWidth, h = Int((Double(colour.height) * Double(w) / Double(colour.width)).rounded())
+        let gray = Image()
+        try full.resize(into: gray, width: w, height: h, interpolation: .area)
+        let corners = try ImageGeometry.goodFeatures(in: gray, maximum: trackPointsPerCard, quality: 0.01,
+                                                     minimumDistance: Double(w) / 24)
+        return (gray, corners)
     }
 
     static func describe(_ error: Error) -> String {
@@ -177,18 +196,21 @@ public final class CardSet: Sendable {
         return nil
     }
 
-    /// FNV-1a over the image file and the settings.
-    static func fingerprint(of path: String) -> String {
+    /// FNV-1a over the image file's bytes and the settings. Over raw bytes: iterating `Data` a byte
+    /// at a time cost 3 ms a card, most of a warm start's card loading.
+    static func fingerprint(of bytes: Data) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let settings = "orb2:\(referenceWidth):\(featuresPerCard):8:1.2:half"
-        for byte in (FileManager.default.contents(atPath: path) ?? Data()) + Data(settings.utf8) {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        func mix(_ buffer: UnsafeRawBufferPointer) {
+            for byte in buffer { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         }
+        bytes.withUnsafeBytes(mix)
+        Array("orb2:\(referenceWidth):\(featuresPerCard):8:1.2:half".utf8).withUnsafeBytes(mix)
         return String(hash, radix: 16)
     }
 
-    static func cachedFeatures(for path: String, cacheFolder: String?, compute: () throws -> ORBFeatures) throws -> ORBFeatures {
-        let file = cacheFolder.map { "\($0)/\(((path as NSString).lastPathComponent as NSString).deletingPathExtension)-\(fingerprint(of: path)).orb" }
+    static func cachedFeatures(for path: String, key: String, cacheFolder: String?,
+                               compute: () throws -> ORBFeatures) throws -> ORBFeatures {
+        let file = cacheFolder.map { "\($0)/\(((path as NSString).lastPathComponent as NSString).deletingPathExtension)-\(key).orb" }
         if let file, let data = FileManager.default.contents(atPath: file), let features = decode(data) { return features }
         let features = try compute()
         if let file, let folder = cacheFolder {

@@ -38,19 +38,29 @@ struct CardPipelineTests {
         try #"{"cards": [{"id": "mine", "image": "mine.png", "width_m": 0.1}]}"#
             .write(toFile: dir + "/cards.json", atomically: true, encoding: .utf8)
         let first = try CardSet(folder: dir, cacheFolder: cache)
-        let files = try FileManager.default.contentsOfDirectory(atPath: cache)
-        #expect(files.count == 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache).sorted()
+        // The features, and the gray reference with its track points.
+        #expect(files.count == 2 && files[0].hasSuffix(".orb") && files[1].hasSuffix(".ref"))
+        func same(_ a: CardReference, _ b: CardReference) -> Bool {
+            a.features.descriptors == b.features.descriptors && a.features.points == b.features.points
+                && a.gray.samples() == b.gray.samples() && a.trackPoints == b.trackPoints && a.patch.samples() == b.patch.samples()
+        }
         let again = try CardSet(folder: dir, cacheFolder: cache)
-        #expect(again.cards[0].features.descriptors == first.cards[0].features.descriptors)
-        // A different picture under the same name gets a new cache entry.
+        #expect(same(again.cards[0], first.cards[0]))
+        #expect(same(try CardSet(folder: dir, cacheFolder: nil).cards[0], first.cards[0]))
+        // A different picture under the same name gets new cache entries.
         let other = try Image(contentsOf: Self.folder + "/lichun.png")
         try other.write(to: dir + "/mine.png")
         _ = try CardSet(folder: dir, cacheFolder: cache)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).count == 2)
-        // A damaged cache file is ignored and rebuilt.
-        try Data("HLORB1\ngarbage".utf8).write(to: URL(fileURLWithPath: cache + "/" + files[0]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).count == 4)
+        // Damaged cache files are ignored and rebuilt.
+        try card.write(to: dir + "/mine.png")
+        for file in files {
+            try Data("HLREF1\ngarbage".utf8).write(to: URL(fileURLWithPath: cache + "/" + file))
+        }
         let rebuilt = try CardSet(folder: dir, cacheFolder: cache)
-        #expect(rebuilt.cards[0].features.count > 100)
+        #expect(same(rebuilt.cards[0], first.cards[0]))
+        #expect(same(try CardSet(folder: dir, cacheFolder: cache).cards[0], first.cards[0]))
     }
 
     @Test func badCardFoldersSayWhatIsWrong() throws {

@@ -105,6 +105,22 @@ import Testing
             }
         }
     }
+
+    @Test func referenceCacheBytes() throws {
+        var rng = SplitMix64(seed: 8)
+        let gray = try Image(samples: (0..<(64 * 20)).map { UInt8(truncatingIfNeeded: $0 * 7) }, width: 64, height: 20)
+        let good = CardReferenceCache.encode(gray: gray, trackPoints: [Point2(1.5, 2), Point2(30, 4.25)])
+        let decoded = try #require(CardReferenceCache.decode(good))
+        #expect(decoded.gray.samples() == gray.samples() && decoded.trackPoints == [Point2(1.5, 2), Point2(30, 4.25)])
+        for data in Self.mutations(of: good, count: 500, seed: 9) + (0..<100).map({ _ in
+            Data((0..<Int(rng.next() % 200)).map { _ in UInt8(rng.next() % 256) })
+        }) {
+            if let r = CardReferenceCache.decode(data) {
+                #expect(r.gray.width >= 64 && r.gray.samples().count == r.gray.width * r.gray.height)
+                #expect(r.trackPoints.allSatisfy { $0.x.isFinite && $0.y.isFinite })
+            }
+        }
+    }
 }
 
 struct FuzzError: Error, CustomStringConvertible {
