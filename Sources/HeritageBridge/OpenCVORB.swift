@@ -25,7 +25,7 @@ public final class OpenCVORB {
     public func detect(in gray: Image, region: Rect?) throws(BridgeError) -> (points: [Point2], descriptors: [UInt8]) {
         let n = Int(try check(cb_orb_detect(raw, gray.raw, cb_rect(covering: region), &keypoints, &descriptors,
                                             Int32(keypoints.count)), "ORB"))
-        return (keypoints.prefix(n).map { Point2(Double($0.x), Double($0.y)) }, Array(descriptors.prefix(n * 32)))
+        return found(n)
     }
 
     /// Keypoints of the whole image but those inside `quads` (four corners each) or within
@@ -34,6 +34,11 @@ public final class OpenCVORB {
         let corners = quads.flatMap { $0.prefix(4) }.map(cb_point2f.init)
         let n = Int(try check(cb_orb_detect_outside(raw, gray.raw, corners, Int32(corners.count / 4), Int32(margin),
                                                     &keypoints, &descriptors, Int32(keypoints.count)), "ORB"))
-        return (keypoints.prefix(n).map { Point2(Double($0.x), Double($0.y)) }, Array(descriptors.prefix(n * 32)))
+        return found(n)
+    }
+
+    /// The first `n` keypoints and descriptors the last detection wrote.
+    private func found(_ n: Int) -> (points: [Point2], descriptors: [UInt8]) {
+        (keypoints.prefix(n).map { Point2(Double($0.x), Double($0.y)) }, Array(descriptors.prefix(n * 32)))
     }
 }

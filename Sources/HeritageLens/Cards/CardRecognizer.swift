@@ -44,6 +44,9 @@ public final class CardRecognizer {
         public init() {}
     }
 
+    /// Overlap (IoU of the bounding boxes) over which two cards are taken to lie on one spot.
+    static let sameSpotOverlap = 0.3
+
     public let cards: CardSet
     public let options: Options
     private let orb: ORBExtractor
@@ -83,8 +86,8 @@ public final class CardRecognizer {
         // Two cards cannot lie on the same spot: keep the better-supported one.
         var kept: [CardDetection] = []
         for d in found.sorted(by: { $0.inliers > $1.inliers }) {
-            let box = Rect(bounding: cards.cards[d.cardIndex].corners.map(d.homography.apply))
-            if !kept.contains(where: { Rect(bounding: cards.cards[$0.cardIndex].corners.map($0.homography.apply)).iou(box) > 0.3 }) {
+            let box = Rect(bounding: cards.cards[d.cardIndex].corners(under: d.homography))
+            if !kept.contains(where: { Rect(bounding: cards.cards[$0.cardIndex].corners(under: $0.homography)).iou(box) > Self.sameSpotOverlap }) {
                 kept.append(d)
             }
         }

@@ -11,8 +11,7 @@ struct CardReferenceCache {
     let file: String
 
     init(folder: String, image path: String, key: String) {
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        file = "\(folder)/\(name)-\(key).ref"
+        file = CardSet.cacheFile(in: folder, for: path, key: key, extension: "ref")
     }
 
     func load() -> (gray: Image, trackPoints: [Point2])? {

@@ -37,6 +37,9 @@ public final class CardReference: Sendable {
     }
 
     public var aspect: Double { Double(size.width) / Double(size.height) }
+
+    /// Where `h` (reference pixels to frame pixels) puts the card's corners, TL, TR, BR, BL.
+    public func corners(under h: Homography) -> [Point2] { corners.map(h.apply) }
 }
 
 /// Why a card set could not be loaded.
@@ -208,9 +211,14 @@ public final class CardSet: Sendable {
         return String(hash, radix: 16)
     }
 
+    /// `FOLDER/NAME-KEY.EXT`: what the card cache keeps for the image at `path`.
+    static func cacheFile(in folder: String, for path: String, key: String, extension ext: String) -> String {
+        "\(folder)/\(((path as NSString).lastPathComponent as NSString).deletingPathExtension)-\(key).\(ext)"
+    }
+
     static func cachedFeatures(for path: String, key: String, cacheFolder: String?,
                                compute: () throws -> ORBFeatures) throws -> ORBFeatures {
-        let file = cacheFolder.map { "\($0)/\(((path as NSString).lastPathComponent as NSString).deletingPathExtension)-\(key).orb" }
+        let file = cacheFolder.map { cacheFile(in: $0, for: path, key: key, extension: "orb") }
         if let file, let data = FileManager.default.contents(atPath: file), let features = decode(data) { return features }
         let features = try compute()
         if let file, let folder = cacheFolder {

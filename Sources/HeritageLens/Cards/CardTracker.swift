@@ -149,7 +149,7 @@ public final class CardTracker {
         // Cards shown on the last frame are not looked for: their tracks align them with their
         // references every frame, and the frame's features go to the cards not found yet.
         let tracked = tracks.filter(\.visible).map {
-            TrackedCard(cardIndex: $0.cardIndex, corners: cards.cards[$0.cardIndex].corners.map($0.homography.apply))
+            TrackedCard(cardIndex: $0.cardIndex, corners: cards.cards[$0.cardIndex].corners(under: $0.homography))
         }
         try worker.submit(tracked, on: gray, frameIndex: frameIndex)
         if let trail {
@@ -374,14 +374,14 @@ public final class CardTracker {
     /// recognition would only repeat that, at the price of two more flow passes.
     /// Where the tracked cards are (gray pixels).
     private func trackedRegions() -> [Rect] {
-        tracks.map { Rect(bounding: cards.cards[$0.cardIndex].corners.map($0.homography.apply)) }
+        tracks.map { Rect(bounding: cards.cards[$0.cardIndex].corners(under: $0.homography)) }
     }
 
     /// Two cards cannot lie on the same spot: a detection over a card tracked there is a
     /// look-alike (recognition no longer sees tracked cards to compare it with).
     private func liesOnATrackedCard(_ detection: CardDetection) -> Bool {
-        let box = Rect(bounding: cards.cards[detection.cardIndex].corners.map(detection.homography.apply))
-        return trackedRegions().contains { $0.iou(box) > 0.3 }
+        let box = Rect(bounding: cards.cards[detection.cardIndex].corners(under: detection.homography))
+        return trackedRegions().contains { $0.iou(box) > CardRecognizer.sameSpotOverlap }
     }
 
     private func isTracked(_ cardIndex: Int) -> Bool {

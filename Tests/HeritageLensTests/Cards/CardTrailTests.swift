@@ -44,6 +44,14 @@ struct CardTrailTests {
                 "needs Samples/cards"))
 struct LateRecognitionTests {
     /// The project's cards and one of `eval-cards`' sequences of them.
+    /// Pins this thread, and the threads it starts (a tracker's recognition thread), to its first
+    /// allowed CPU, as on a one-core machine; returns the CPUs to restore.
+    func pinToOneCore() throws -> [Int] {
+        let allowed = try ProcessResources.allowedCPUs()
+        try ProcessResources.pin(to: [allowed[0]])
+        return allowed
+    }
+
     func cards(sequence name: String, frames: Int) throws -> (CardSet, CardSequence) {
         let folder = TestPaths.packageRoot + "/Samples/cards"
         var builder = CardSequenceBuilder(cardFolder: folder)
@@ -62,8 +70,7 @@ struct LateRecognitionTests {
             return gray
         }
         // The recognition thread shares this thread's core (see below), so it lands at `late`.
-        let allowed = try ProcessResources.allowedCPUs()
-        try ProcessResources.pin(to: [allowed[0]])
+        let allowed = try pinToOneCore()
         defer { try? ProcessResources.pin(to: allowed) }
         let tracker = try CardTracker(cards: set, background: true)
         defer { tracker.finish() }
@@ -97,8 +104,7 @@ struct LateRecognitionTests {
         // tracker, so pinned alike) gets what this thread leaves, and usually lands when this
         // thread waits for it at frame 12. A busy test run can let it finish earlier; the rest is
         // then checked against the frame it did land on.
-        let allowed = try ProcessResources.allowedCPUs()
-        try ProcessResources.pin(to: [allowed[0]])
+        let allowed = try pinToOneCore()
         defer { try? ProcessResources.pin(to: allowed) }
         let tracker = try CardTracker(cards: set, background: true)
         defer { tracker.finish() }
