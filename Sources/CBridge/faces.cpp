@@ -67,6 +67,7 @@ struct cb_hog_detector {
 struct cb_cascade {
     cv::CascadeClassifier classifier;
     cv::Mat scaled;
+    cv::Mat upright;
 };
 
 namespace {
@@ -270,6 +271,34 @@ int32_t cb_cascade_detect(cb_cascade *c, const cb_image *gray, cb_rect roi, doub
             out[n++] = to_image(cv::Rect2d(r), scale, origin);
         }
         return n;
+    })
+}
+
+int32_t cb_cascade_confirm(cb_cascade *c, const cb_image *gray, double cx, double cy, double side, double angle_rad,
+                           double window, int32_t min_neighbors) {
+    CB_GUARD(-1, {
+        if (side <= 1 || window < 8) return 0;
+        // The box turned upright and scaled to `window` pixels inside a crop two boxes wide: the
+        // cascade sees the face as it was trained, at one small scale, whatever the face's size.
+        const double k = window / side;
+        const int n = static_cast<int>(std::lround(2 * window));
+        const double co = std::cos(angle_rad), si = std::sin(angle_rad);
+        // dst (u, v) -> src = centre + R(angle) ((u, v) - n/2) / k
+        const cv::Matx23d m(co / k, -si / k, cx - (co - si) / k * n / 2.0,
+                            si / k, co / k, cy - (si + co) / k * n / 2.0);
+        cv::warpAffine(gray->mat, c->upright, m, cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
+                       cv::BORDER_REPLICATE);
+        // Dark, backlit and washed-out faces pass once the crop's histogram is spread.
+        cv::equalizeHist(c->upright, c->upright);
+        std::vector<cv::Rect> found;
+        c->classifier.detectMultiScale(c->upright, found, 1.1, min_neighbors, 0,
+                                       cv::Size(static_cast<int>(window * 0.55), static_cast<int>(window * 0.55)),
+                                       cv::Size(static_cast<int>(window * 1.6), static_cast<int>(window * 1.6)));
+        for (const auto &r : found) {
+            const double dx = r.x + r.width / 2.0 - n / 2.0, dy = r.y + r.height / 2.0 - n / 2.0;
+            if (std::abs(dx) < window * 0.35 && std::abs(dy) < window * 0.4) return 1;
+        }
+        return 0;
     })
 }
 

@@ -23,4 +23,12 @@ public final class OpenCVCascade {
                           "cascade detection")
         return rects.prefix(Int(n)).map(\.rect)
     }
+
+    /// Whether the cascade finds a face in the rotated square (`centre`, `side`, `roll`), seen
+    /// upright at `window` pixels with its histogram equalized (see `cb_cascade_confirm`).
+    public func confirms(centre: Point2, side: Double, roll: Double, window: Double,
+                         minimumNeighbours: Int, in gray: Image) throws(BridgeError) -> Bool {
+        try check(cb_cascade_confirm(raw, gray.raw, centre.x, centre.y, side, roll, window, Int32(minimumNeighbours)),
+                  "cascade confirmation") == 1
+    }
 }

@@ -48,7 +48,7 @@ enum KernelCatalog {
             return { _ = try reference.referenceFit(in: f.grays[1], centre: face.detectorBoxCentre, side: face.detectorBoxSide, roll: face.roll) }
         },
         Kernel(name: "face-track", summary: "face tracker update, one face (fit, checks, smoothing)") { f in
-            let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), background: false, logger: .component("faces"))
+            let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), secondOpinion: try FaceSecondOpinion(), background: false, logger: .component("faces"))
             var i = 0
             func step(detect: Bool) throws {
                 let gray = f.grays[i % 2]
@@ -150,7 +150,7 @@ enum KernelCatalog {
     /// The stages a live run puts on the frame path (detection and recognition go to idle time,
     /// so they are primed here and then left out).
     private static func frameKernel(_ f: KernelFixture, tier: Tier) throws -> () throws -> Void {
-        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), background: false, logger: .component("faces"))
+        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), secondOpinion: try FaceSecondOpinion(), background: false, logger: .component("faces"))
         let cards = try CardTracker(cards: f.cards, background: false, intrinsics: f.intrinsics, logger: .component("cards"))
         let configuration = PipelineConfiguration(
             faces: faces, cards: cards, pose: f.intrinsics,
@@ -209,7 +209,7 @@ final class KernelFixture {
         intrinsics = Intrinsics.assumed(for: source.size)
         cards = try CardSet(folder: ProjectAssets.path("Samples/cards"))
         predictor = try LandmarkPredictor()
-        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: predictor, appearance: try FaceAppearanceCheck(), background: false, logger: .component("faces"))
+        let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: predictor, appearance: try FaceAppearanceCheck(), secondOpinion: try FaceSecondOpinion(), background: false, logger: .component("faces"))
         let cardTracker = try CardTracker(cards: cards, background: false, intrinsics: intrinsics, logger: .component("cards"))
         let stages = try PipelineConfiguration(faces: faces, cards: cardTracker, pose: intrinsics).stages()
         var kept: [Image] = []

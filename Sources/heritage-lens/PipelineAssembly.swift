@@ -88,7 +88,7 @@ struct PipelineAssembly {
             }
             options.maximumFaces = faces.maxFaces
             faceTracker = FaceTracker(detector: detector, predictor: predictor, appearance: try FaceAppearanceCheck(),
-                                      background: backgroundDetection, beside: cores > 1, options: options,
+                                      secondOpinion: try FaceSecondOpinion(), background: backgroundDetection, beside: cores > 1, options: options,
                                       logger: .component("faces"))
         }
         if let cardSet {

@@ -300,6 +300,12 @@ cb_cascade *cb_cascade_load(const char *xml_path);
 void cb_cascade_free(cb_cascade *c);
 int32_t cb_cascade_detect(cb_cascade *c, const cb_image *gray, cb_rect roi, double scale, double scale_factor,
                           int32_t min_neighbors, int32_t min_size, cb_rect *out, int32_t max_out);
+/** Whether the cascade finds a face in the rotated box (centre (cx, cy), side `side`, rotation
+ *  `angle_rad`): the box is turned upright, scaled to `window` pixels and its crop's histogram
+ *  equalized; a detection 0.55-1.6 windows wide centred within about a third of a window counts.
+ *  Returns 1 or 0, -1 on error. Not thread-safe per cascade. */
+int32_t cb_cascade_confirm(cb_cascade *c, const cb_image *gray, double cx, double cy, double side, double angle_rad,
+                           double window, int32_t min_neighbors);
 
 typedef struct cb_shape_predictor cb_shape_predictor;
 /** Loads dlib's model into a compact copy (16-bit leaves, contiguous). With `keep_reference` it

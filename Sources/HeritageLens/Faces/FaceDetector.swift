@@ -67,14 +67,7 @@ public final class CascadeFaceDetector: FaceDetector {
     private let options: Options
 
     public init(path: String, options: Options = Options()) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ModelFileError(path: path, package: "opencv-data", reason: "cascade file missing")
-        }
-        do {
-            cascade = try OpenCVCascade(path: path)
-        } catch {
-            throw ModelFileError(path: path, package: "opencv-data", reason: error.message)
-        }
+        cascade = try FaceModelFiles.cascade(at: path)
         self.options = options
     }
 

@@ -23,6 +23,18 @@ public enum FaceModelFiles {
         "haar": "haarcascades/haarcascade_frontalface_default.xml",
         "haar-alt2": "haarcascades/haarcascade_frontalface_alt2.xml",
     ]
+
+    /// The OpenCV cascade at `path`, or an error that names the package to install.
+    static func cascade(at path: String) throws -> OpenCVCascade {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ModelFileError(path: path, package: "opencv-data", reason: "cascade file missing")
+        }
+        do {
+            return try OpenCVCascade(path: path)
+        } catch {
+            throw ModelFileError(path: path, package: "opencv-data", reason: error.message)
+        }
+    }
 }
 
 /// A model file that is missing or unusable, with the Debian package that provides it.

@@ -14,10 +14,14 @@ public struct HardFaceSequenceBuilder {
     public var base: FaceSequenceBuilder
     /// Photographs with no face in them, used as backgrounds.
     public var backgroundPaths: [String]
+    /// A photo whose lower part (below 40 % of its height) has no face but things dlib's detector
+    /// half takes for one (the sample's astronaut: a round mission patch, a name tag, a helmet).
+    public var lookAlikePath: String?
 
-    public init(base: FaceSequenceBuilder, backgroundPaths: [String]) {
+    public init(base: FaceSequenceBuilder, backgroundPaths: [String], lookAlikePath: String? = nil) {
         self.base = base
         self.backgroundPaths = backgroundPaths
+        self.lookAlikePath = lookAlikePath
     }
 
     typealias Part = (SyntheticScene.Layer, (Int) -> [(Int, [Point2])])
@@ -193,6 +197,29 @@ public struct HardFaceSequenceBuilder {
             out.append(try base.sequence("small-three", parts: parts,
                                          extra: [backdrop(photo(), name: "bg", frames: 0..<frames, drift: Point2(15, 10))],
                                          effects: .init(noiseSigma: 4), frames: frames))
+        }
+
+        // No face, but look-alikes turning and changing size over a photo, so that on some frames
+        // dlib's search scores one above its threshold: every anchor here is a false face.
+        if let lookAlikePath {
+            let frames = 150
+            let full = try Image(contentsOf: lookAlikePath)
+            try full.normalizeToBGR()
+            let top = Int(Double(full.height) * 0.4)
+            let suit = try full.cropped(to: Rect(x: 0, y: Double(top), width: Double(full.width),
+                                                  height: Double(full.height - top)))
+            let pivot = Point2(Double(suit.width) / 2, Double(suit.height) / 2)
+            let (s0, s1) = (jitter(0.8...1.0), jitter(1.4...1.7))
+            let (a0, a1) = (jitter(-0.35 ... -0.15), jitter(0.15...0.35))
+            let drift = Point2(jitter(-60...60), jitter(-30...30))
+            let layer = SyntheticScene.Layer(name: "look-alikes", image: suit) { i in
+                let t = Double(i) / Double(frames - 1)
+                return .similarity(pivot: pivot, scale: s0 + (s1 - s0) * t, angle: a0 + (a1 - a0) * t,
+                                   position: Point2(w * 0.5, h * 0.55) + drift * (t - 0.5))
+            }
+            out.append(try base.sequence("look-alikes", parts: [],
+                                         extra: [backdrop(photo(), name: "bg", frames: 0..<frames, drift: Point2(20, 10)), layer],
+                                         effects: .init(noiseSigma: 3), frames: frames))
         }
         return out
     }

@@ -10,7 +10,8 @@ struct PipelineConfigurationTests {
 
     func trackers() throws -> (FaceTracker, CardTracker) {
         let faces = FaceTracker(detector: try HOGFaceDetector(), predictor: try LandmarkPredictor(),
-                                appearance: try FaceAppearanceCheck(), background: false)
+                                appearance: try FaceAppearanceCheck(), secondOpinion: try FaceSecondOpinion(),
+                                background: false)
         let cards = try CardTracker(cards: try CardSet(folder: TestPaths.packageRoot + "/Samples/cards"), background: false,
                                     intrinsics: .assumed(for: size))
         return (faces, cards)

@@ -1,0 +1,38 @@
+import HeritageCore
+
+/// A second detector's word on a face the HOG detector and its filters only half believe: OpenCV's
+/// Haar frontal-face cascade (`opencv-data`), run once on the face's box turned upright.
+///
+/// The appearance check alone cannot tell some real faces from some badges: a turned face in a
+/// group, or a face 35 % as bright as its background, scores -0.7 to -1.0 on dlib's filters, and so
+/// does the round mission patch of the sample's astronaut, found by dlib's search at 0.33-0.38.
+/// Haar features are another view of the same window (light-dark rectangles rather than
+/// gradients): on the shared faces under every condition of `eval-faces` it finds the face in
+/// nearly every frame once the crop's histogram is spread, and it never finds the patch.
+public final class FaceSecondOpinion {
+    public struct Options: Sendable {
+        /// The face's detector box is seen at this many pixels (the cascade's window is 24).
+        public var window = 48.0
+        /// OpenCV's minNeighbors: 1 takes a single hit, since the box is known and only one
+        /// scale band is searched.
+        public var minimumNeighbours = 1
+
+        public init() {}
+    }
+
+    private let cascade: OpenCVCascade
+    public let options: Options
+
+    /// Loads the cascade from `path` (Debian's `opencv-data`; about 30 ms).
+    public init(path: String = FaceModelFiles.cascadeFolder + "/" + FaceModelFiles.cascades["haar"]!,
+                options: Options = Options()) throws {
+        cascade = try FaceModelFiles.cascade(at: path)
+        self.options = options
+    }
+
+    /// Whether the cascade finds a face in `face`'s detector box on `gray`.
+    public func agrees(with face: FaceFrame, in gray: Image) throws -> Bool {
+        try cascade.confirms(centre: face.detectorBoxCentre, side: face.detectorBoxSide, roll: face.roll,
+                             window: options.window, minimumNeighbours: options.minimumNeighbours, in: gray)
+    }
+}
