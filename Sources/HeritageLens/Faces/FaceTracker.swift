@@ -39,7 +39,7 @@ public final class FaceTracker {
         public var confirmAtOnceScore = 0.0
         /// A track started from a detection under this score is not published until a second
         /// detector (`FaceSecondOpinion`) has found its face on `secondOpinionAgreements` of its
-        /// fits, and is dropped when it has not within its first `secondOpinionFrames` fits:
+        /// fits, and is dropped when it has not within `secondOpinionFrames` frames:
         /// dlib's detector and filters score some badges and name tags as they score turned or
         /// dim faces. Where such a track was dropped, detections under this score start nothing
         /// for `doubtMemory` seconds (or until a cut). A start the filters call clear
@@ -49,6 +49,8 @@ public final class FaceTracker {
         public var clearDetectionScore = 1.0
         public var secondOpinionAgreements = 2
         public var secondOpinionFrames = 15
+        /// ...and at once when it has not agreed on any of its first this many fits.
+        public var secondOpinionFirstAgreement = 6
         public var doubtMemory = 3.0
         /// Consecutive frames without a fit that looks like a face a track survives (hidden).
         public var maximumMisses = 2
@@ -124,6 +126,7 @@ public final class FaceTracker {
         /// Not published until the second detector agrees (`Options.clearDetectionScore`).
         var awaitsSecondOpinion = false
         var fitsAwaitingOpinion = 0
+        var framesAwaitingOpinion = 0
         var opinionAgreements = 0
         /// Dropped because the second detector never agreed: no recovery searches after it.
         var refused = false
@@ -333,7 +336,7 @@ public final class FaceTracker {
             }
         }
         // 3. Lose tracks that missed too often; forget old losses; remove duplicates.
-        let before = tracks.count
+        var lostFaces = false
         tracks.removeAll { t in
             let drop = t.misses > options.maximumMisses
             if drop {
@@ -341,6 +344,8 @@ public final class FaceTracker {
                 // Only a published face is reclaimed, confirmed at once: a track never confirmed
                 // (a badge the check doubted) would otherwise be confirmed by being found again.
                 if t.confirmed { lost.append(LostTrack(id: t.id, box: box, time: time)) }
+                // A look-alike the second detector refused is no face that may be there still.
+                lostFaces = lostFaces || !t.refused
                 // Not after a cut (that face is gone) nor at the edge (it left): look again there.
                 let margin = box.width * 0.3
                 if t.refused {
@@ -356,7 +361,7 @@ public final class FaceTracker {
             return drop
         }
         // A face just lost may be there still, moved faster than the fit could follow.
-        if tracks.count < before { schedule.searchSoon() }
+        if lostFaces { schedule.searchSoon() }
         lost.removeAll { time - $0.time > options.lostMemory }
         doubted.removeAll { time > $0.until || cutNow }
         removeDuplicates()
@@ -370,6 +375,15 @@ public final class FaceTracker {
     }
 
     private func follow(_ t: inout Track, gray: Image, time: Double) throws {
+        // Frames count, not only fits: a look-alike half hidden keeps a miss or two between
+        // fits, and each frame it is followed costs a second face's fits.
+        if t.awaitsSecondOpinion {
+            t.framesAwaitingOpinion += 1
+            if t.framesAwaitingOpinion >= options.secondOpinionFrames {
+                refuse(&t)
+                return
+            }
+        }
         let f = t.frame
         var centre = f.detectorBoxCentre + (t.boxOffset * f.eyeDistance).rotated(by: f.roll)
         let still = centre
@@ -475,12 +489,18 @@ public final class FaceTracker {
             t.awaitsSecondOpinion = false
             return false
         }
-        guard t.fitsAwaitingOpinion >= options.secondOpinionFrames else { return false }
-        logger.debug("track \(t.id): dropped, no second detector's agreement in \(t.fitsAwaitingOpinion) fits")
+        // None in its first fits: the slowest real face measured agreed on its fifth.
+        let hopeless = t.opinionAgreements == 0 && t.fitsAwaitingOpinion >= options.secondOpinionFirstAgreement
+        guard hopeless else { return false }
+        refuse(&t)
+        return true
+    }
+
+    private func refuse(_ t: inout Track) {
+        logger.debug("track \(t.id): dropped, the second detector agreed on \(t.opinionAgreements) of \(t.fitsAwaitingOpinion) fits")
         t.misses = options.maximumMisses + 1
         t.visible = false
         t.refused = true
-        return true
     }
 
     private func accept(_ points: [Point2], into t: inout Track, time: Double) {
