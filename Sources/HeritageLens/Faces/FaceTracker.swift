@@ -39,13 +39,14 @@ public final class FaceTracker {
         public var confirmAtOnceScore = 0.0
         /// A track started from a detection under this score is not published until a second
         /// detector (`FaceSecondOpinion`) has found its face on `secondOpinionAgreements` of its
-        /// fits, and is dropped when it has not within `secondOpinionFrames` frames:
-        /// dlib's detector and filters score some badges and name tags as they score turned or
-        /// dim faces. Where such a track was dropped, detections under this score start nothing
-        /// for `doubtMemory` seconds (or until a cut). A start the filters call clear
-        /// (`confirmAtOnceScore`) needs one agreement. Measured over the look-alikes sequence of
-        /// eight seeds and every `eval-faces` track: look-alikes got at most one agreement in 15
-        /// fits (one name tag two in ten), the weakest real faces two in their first three.
+        /// fits (and on a third of them), and is dropped when it has not within
+        /// `secondOpinionFrames` frames: dlib's detector and filters score some badges and name
+        /// tags as they score turned or dim faces. Where such a track was dropped, detections under
+        /// this score start nothing for `doubtMemory` seconds (or until a cut). A start the filters
+        /// call clear (`confirmAtOnceScore`) needs one agreement. Measured over the look-alikes
+        /// sequence of eight seeds and every `eval-faces` track: look-alikes got at most one
+        /// agreement in 15 fits (one name tag two in ten); every real face agreed first within its
+        /// first five fits and then on at least a third of them.
         public var clearDetectionScore = 1.0
         public var secondOpinionAgreements = 2
         public var secondOpinionFrames = 15
@@ -477,7 +478,8 @@ public final class FaceTracker {
     }
 
     /// Whether a track that awaits the second detector's word is dropped at this fit: the
-    /// detector has not agreed on enough of its first `secondOpinionFrames` fits.
+    /// detector has agreed on none of its first `secondOpinionFirstAgreement` fits. (The
+    /// `secondOpinionFrames` limit is `follow`'s, since frames without a fit count too.)
     private func refuses(_ fitted: [Point2], _ t: inout Track, gray: Image) throws -> Bool {
         guard t.awaitsSecondOpinion else { return false }
         t.fitsAwaitingOpinion += 1
