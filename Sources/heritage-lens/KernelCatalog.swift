@@ -47,6 +47,11 @@ enum KernelCatalog {
             let reference = try LandmarkPredictor(keepingReference: true)
             return { _ = try reference.referenceFit(in: f.grays[1], centre: face.detectorBoxCentre, side: face.detectorBoxSide, roll: face.roll) }
         },
+        Kernel(name: "second-opinion", summary: "Haar cascade on one face's box turned upright (a weak start's check, once a fit)") { f in
+            let opinion = try FaceSecondOpinion()
+            let face = FaceFrame(landmarks: f.face.landmarks)
+            return { _ = try opinion.agrees(with: face, in: f.grays[0]) }
+        },
         Kernel(name: "face-track", summary: "face tracker update, one face (fit, checks, smoothing)") { f in
             let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), secondOpinion: try FaceSecondOpinion(), background: false, logger: .component("faces"))
             var i = 0

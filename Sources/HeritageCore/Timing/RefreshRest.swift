@@ -2,7 +2,7 @@
 /// back to back.
 ///
 /// A refresh (a search for new faces or cards while some are tracked) that took n frames to land
-/// is followed by none for `share` × n frames: with 2, refreshes take at most a third of the idle
+/// is followed by none for `share` × n frames: refreshes take at most 1 / (1 + `share`) of the idle
 /// time. A core fast enough to search within a few frames never reaches its refresh interval this
 /// way. On a quarter of a core, back-to-back refreshes left no idle CPU at all, and frames then
 /// waited for CPU quota that detection had already used rather than on their own work

@@ -40,8 +40,10 @@ public final class CardTracker {
         /// Recognition, the photometric check and the frame-to-frame fallback stay at full size.
         public var lowTierAlignmentScale = 0.5
         /// Live, while cards are tracked: a recognition that took n frames to land is followed by
-        /// none for `restShare` × n frames (`RefreshRest`).
-        public var restShare = 2.0
+        /// none for `restShare` × n frames (`RefreshRest`), so refreshes take at most a sixth of
+        /// the idle time. At full speed a recognition lands a frame after it starts, and the
+        /// rest ends before the refresh interval does.
+        public var restShare = 5.0
         /// Corner smoothing; beta is per tenth of the card's width per second.
         public var smoothing = OneEuroFilter.Options(minCutoff: 2.0, beta: 10.0, derivativeCutoff: 1.0)
 
@@ -128,7 +130,9 @@ public final class CardTracker {
         let busy = busy ?? faceRegions
         let interval = tracks.isEmpty || foundNewCard ? options.searchInterval : options.refreshInterval
         if let last = lastSearch, frameIndex - last < interval { return }
-        if rest.holdsBack(at: frameIndex, tracking: !tracks.isEmpty, requested: searchRequested) { return }
+        // A recognition that found a new card is followed without rest: more cards are coming
+        // into view (six held up together are found a few at a time).
+        if rest.holdsBack(at: frameIndex, tracking: !tracks.isEmpty, requested: searchRequested || foundNewCard) { return }
         // Cards still catching up are what a new recognition would find; a result not yet taken
         // in needs the trail as it is.
         guard catchUps.isEmpty, !awaitingRecognition, !worker.isBusy else { return }

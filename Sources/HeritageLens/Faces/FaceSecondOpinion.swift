@@ -1,8 +1,9 @@
 import HeritageCore
 
 /// A second detector's word on a face the HOG detector and its filters only half believe: OpenCV's
-/// Haar frontal-face cascade (`opencv-data`), run on the face's box turned upright, one window
-/// size, about 0.2 ms.
+/// Haar frontal-face cascade (`opencv-data`), run on the face's box turned upright at one size:
+/// 2.5 ms on the sample's face (`kernels --kernel second-opinion`), so it is asked only while a
+/// weakly detected track awaits its word.
 ///
 /// The appearance check alone cannot tell some real faces from some badges: a turned face in a
 /// group, or a face 35 % as bright as its background, scores -0.7 to -1.0 on dlib's filters, and so

@@ -73,8 +73,9 @@ public final class FaceTracker {
         /// How long a lost track's id can be reclaimed.
         public var lostMemory = 1.0
         /// Live, while faces are tracked: a search that took n frames to land is followed by no
-        /// refresh search for `searchRestShare` × n frames (`RefreshRest`).
-        public var searchRestShare = 2.0
+        /// refresh search for `searchRestShare` × n frames (`RefreshRest`), so refreshes take at
+        /// most a sixth of the idle time (at a quarter core a third left frames short of quota).
+        public var searchRestShare = 5.0
         public var schedule = DetectionSchedule.Options()
         /// dlib's detector has filters for faces leaning up to about 30°, but a leaning face that
         /// is also dim, washed-out or small scores under its threshold where the same face upright
