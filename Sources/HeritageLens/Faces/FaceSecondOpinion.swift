@@ -15,8 +15,9 @@ public final class FaceSecondOpinion {
     public struct Options: Sendable {
         /// The face's detector box is seen at this many pixels (the cascade's window is 24).
         public var window = 48.0
-        /// OpenCV's minNeighbors: 1 takes a single hit, since the box is known and only one
-        /// scale band is searched.
+        /// OpenCV's minNeighbors: with 1 a hit is two overlapping windows (OpenCV keeps groups of
+        /// more than this many), the least it takes, since the box is known and only one scale
+        /// band is searched.
         public var minimumNeighbours = 1
 
         public init() {}
