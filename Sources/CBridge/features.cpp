@@ -232,10 +232,11 @@ static int32_t orb_detect(cb_orb *orb, const cv::Mat &gray, cv::Rect area, const
 
 extern "C" {
 
-cb_orb *cb_orb_create(int32_t features, double scale_factor, int32_t levels, int32_t fast_threshold) {
+cb_orb *cb_orb_create(int32_t features, double scale_factor, int32_t levels, int32_t fast_threshold,
+                      int32_t edge_threshold) {
     CB_GUARD(nullptr, {
         auto *o = new cb_orb();
-        o->orb = cv::ORB::create(features, float(scale_factor), levels, 31, 0, 2, cv::ORB::HARRIS_SCORE, 31,
+        o->orb = cv::ORB::create(features, float(scale_factor), levels, edge_threshold, 0, 2, cv::ORB::HARRIS_SCORE, 31,
                                  fast_threshold);
         return o;
     })

@@ -8,8 +8,9 @@ public final class OpenCVORB {
     private var keypoints: [cb_keypoint]
     private var descriptors: [UInt8]
 
-    public init(features: Int, scaleFactor: Double, levels: Int, fastThreshold: Int) throws(BridgeError) {
-        guard let p = cb_orb_create(Int32(features), scaleFactor, Int32(levels), Int32(fastThreshold)) else {
+    public init(features: Int, scaleFactor: Double, levels: Int, fastThreshold: Int, edgeThreshold: Int = 31) throws(BridgeError) {
+        guard let p = cb_orb_create(Int32(features), scaleFactor, Int32(levels), Int32(fastThreshold),
+                                    Int32(edgeThreshold)) else {
             throw BridgeError.last("create ORB")
         }
         raw = p

@@ -10,8 +10,9 @@ struct EvalCards: ParsableCommand {
         abstract: "Measure the card pipeline on sequences rendered through a pinhole camera.",
         discussion: """
             Renders the sequences (still, motion with tilt to 60° and a full turn, near-far, degraded, \
-            dim, bright, side light, occluded, three cards, other pictures and no card, entering and \
-            leaving) and prints recall, false anchors, corner error and the card stages' latency.
+            dim, bright, side light, occluded, three and six cards, fast, two crossing fast, other \
+            pictures and no card, cards crossing the frame from the left, right and top) and prints \
+            recall, false anchors, corner error and the card stages' latency.
             Weak-hardware figures: taskset -c 1 .build/release/heritage-lens eval-cards --background-detection
             """
     )

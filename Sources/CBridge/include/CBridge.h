@@ -341,7 +341,10 @@ int32_t cb_find_homography(const cb_point2f *src, const cb_point2f *dst, int32_t
 typedef struct { float x, y, size, angle, response; int32_t octave; } cb_keypoint;
 
 typedef struct cb_orb cb_orb;
-cb_orb *cb_orb_create(int32_t features, double scale_factor, int32_t levels, int32_t fast_threshold);
+/** `edge_threshold`: no keypoint within this many pixels of an edge of each pyramid level (OpenCV's
+ *  default 31); below 23 the descriptors of the nearest ones sample OpenCV's mirrored border. */
+cb_orb *cb_orb_create(int32_t features, double scale_factor, int32_t levels, int32_t fast_threshold,
+                      int32_t edge_threshold);
 void cb_orb_free(cb_orb *orb);
 /** Detects and describes up to max_out keypoints inside `roi` (width 0: whole image) of an 8-bit
  *  gray image; descriptors are 32 bytes each. Returns the count. */

@@ -38,6 +38,11 @@ public final class CardRecognizer {
         /// Pixels around a tracked card left out of the frame's features as well (ORB's patches
         /// are 31 px: features just outside a card describe it partly).
         public var trackedMargin = 8
+        /// The frame's features come to this many pixels of its edge (on each pyramid level).
+        /// OpenCV's default, 31, leaves a card entering the frame few features until most of it
+        /// shows; 16 keeps each feature's orientation circle (radius 15) inside the frame, and only
+        /// the outer samples of the nearest ones fall on OpenCV's mirrored border.
+        public var frameEdge = 16
         /// The camera, when known: quads it cannot see a rectangle as are rejected.
         public var view: RectangleView?
 
@@ -56,7 +61,7 @@ public final class CardRecognizer {
     public init(cards: CardSet, options: Options = Options()) throws {
         self.cards = cards
         self.options = options
-        orb = try ORBExtractor(features: options.frameFeatures, levels: 6)
+        orb = try ORBExtractor(features: options.frameFeatures, levels: 6, edgeThreshold: options.frameEdge)
         quad = CardQuad(options: options.quad)
     }
 

@@ -19,8 +19,11 @@ public final class ORBExtractor {
     private let orb: OpenCVORB
     public var maximumFeatures: Int { orb.maximumFeatures }
 
-    public init(features: Int, scaleFactor: Double = 1.2, levels: Int = 8, fastThreshold: Int = 12) throws {
-        orb = try OpenCVORB(features: features, scaleFactor: scaleFactor, levels: levels, fastThreshold: fastThreshold)
+    /// `edgeThreshold`: no keypoint within this many pixels of the image's edge on any pyramid level.
+    public init(features: Int, scaleFactor: Double = 1.2, levels: Int = 8, fastThreshold: Int = 12,
+                edgeThreshold: Int = 31) throws {
+        orb = try OpenCVORB(features: features, scaleFactor: scaleFactor, levels: levels, fastThreshold: fastThreshold,
+                            edgeThreshold: edgeThreshold)
     }
 
     public func detect(in gray: Image, region: Rect? = nil) throws -> ORBFeatures {

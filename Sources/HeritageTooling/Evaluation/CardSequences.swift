@@ -21,7 +21,7 @@ public struct CardSequence {
 /// motion with tilt up to 60°, a full in-plane turn and 10-60 % of the frame width; blur, noise and
 /// JPEG; dim, bright and side light; a moving occluder over up to half the card; two and three
 /// cards at once; a card swept fast with motion blur and two crossing fast; other pictures and no
-/// card; a card entering and leaving.
+/// card; a card crossing the frame from the left, from the right and from the top.
 public struct CardSequenceBuilder {
     public var cardFolder: String
     public var distractors: [String]
@@ -180,8 +180,16 @@ public struct CardSequenceBuilder {
             })
         }
         out.append(try sequence("no-card", parts: [], extra: pictures))
+        // A card crossing the frame: from the left, from the right and from the top, each a
+        // different card, each about 0.9 s in view as it enters.
         out.append(try sequence("enter-leave", frames: 150, parts: [
             moving(card(5), frames: 150, intrinsics: k) { t in p(card(5), 0.45, yaw: 0.2, x: -0.4 + 0.8 * t) },
+        ]))
+        out.append(try sequence("enter-right", frames: 150, parts: [
+            moving(card(1), frames: 150, intrinsics: k) { t in p(card(1), 0.45, yaw: -0.2, roll: 0.2, x: 0.4 - 0.8 * t) },
+        ]))
+        out.append(try sequence("enter-top", frames: 150, parts: [
+            moving(card(2), frames: 150, intrinsics: k) { t in p(card(2), 0.45, pitch: 0.2, x: 0.05, y: -0.3 + 0.6 * t) },
         ]))
         return out
     }
