@@ -149,7 +149,7 @@ public enum BenchReport {
             }
             lines.append("CPU per frame: \(f(r.cpuPerFrame?.mean)) ms on the frame thread, \(f(r.processCPUPerFrame)) ms all threads; peak RSS \(String(format: "%.0f", r.peakRSSMegabytes)) MB")
             lines.append("first face anchor at \(r.faceAcquireMilliseconds.map { String(format: "%.0f ms", $0) } ?? "-"), first card anchor at \(r.cardAcquireMilliseconds.map { String(format: "%.0f ms", $0) } ?? "-")")
-            if r.tierTimeline.count > 1 {
+            if r.tier == "auto" || r.tierTimeline.count > 1 {
                 lines.append("tier timeline: " + r.tierTimeline.map { "\($0.tier) from frame \($0.frame)" }.joined(separator: ", "))
             }
         }
