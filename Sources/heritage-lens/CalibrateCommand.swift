@@ -7,14 +7,14 @@ struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Calibrate a camera from chessboard views (a folder of images, or live).",
         discussion: """
-            Print Calibration/chessboard-9x6-25mm.svg at 100 % (or --write-board FILE for another size),
-            then either photograph it from many angles and run
+            Print Calibration/chessboard-9x6-25mm.svg at 100 % (or --write-board FILE for another \
+            size), then either photograph it from many angles and run
               heritage-lens calibrate --images DIR --name "My camera"
             or show it to a live camera:
               heritage-lens calibrate --camera 0
-            Live, a view is taken whenever the whole board is seen somewhere new or at a new tilt
-            (at most one a second); move it over the whole image and tilt it up to about 45°. It
-            solves after --views views (or on q / Ctrl-C when there are enough) and writes
+            Live, a view is taken whenever the whole board is seen somewhere new or at a new tilt \
+            (at most one a second); move it over the whole image and tilt it up to about 45°. It \
+            solves after --views views (or on q / Ctrl-C when there are enough) and writes \
             Calibration/<camera>-<W>x<H>.yml.
             """
     )

@@ -12,8 +12,9 @@ struct Cards: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rate images as card targets (0-5 stars), each against the others.",
             discussion: """
-                Stars: ≥ 300 ORB features; features in ≥ 70 % of a 6x8 grid (and ≥ 90 % for a second star);
-                ≤ 15 % of features repeated within the image; ≤ 5 % of features matched by another card.
+                Stars: ≥ 300 ORB features; features in ≥ 70 % of a 6x8 grid (and ≥ 90 % for a second \
+                star); ≤ 15 % of features repeated within the image; ≤ 5 % of features matched by \
+                another card.
                 Example: heritage-lens cards check Samples/cards/*.png
                 """
         )

@@ -71,8 +71,8 @@ struct EvalCards: ParsableCommand {
         let all = scores.flatMap(\.cornerErrors)
         let within = all.isEmpty ? 0 : Double(all.filter { $0 <= 5 }.count) / Double(all.count) * 100
         lines.append("")
-        lines.append("recall \(f(recall, 3)) (>= 0.95); false anchors \(f(Double(scores.map(\.falseAnchors).reduce(0, +)) * 1000 / Double(max(1, frames)))) per 1000 frames (0)")
-        lines.append("corner error median \(f(Percentiles(all).median)) px (<= 1.5), \(f(within, 1))% of card-frames within 5 px (>= 90%)")
+        lines.append("recall \(f(recall, 3)) (target >= 0.95); false anchors \(f(Double(scores.map(\.falseAnchors).reduce(0, +)) * 1000 / Double(max(1, frames)))) per 1000 frames (target 0)")
+        lines.append("corner error median \(f(Percentiles(all).median)) px (target <= 1.5), \(f(within, 1))% of card-frames within 5 px (target >= 90%)")
         return lines.joined(separator: "\n")
     }
 }

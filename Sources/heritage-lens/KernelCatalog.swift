@@ -71,16 +71,21 @@ enum KernelCatalog {
             return { _ = solver.headPose(landmarks: f.face.landmarks, previous: previous) }
         },
         Kernel(name: "orb", summary: "ORB, 1500 features on the frame (recognition's first step)") { f in
-            let orb = try ORBExtractor(features: 1500)
+            let recognition = CardRecognizer.Options()
+            let orb = try ORBExtractor(features: recognition.frameFeatures, levels: 6, edgeThreshold: recognition.frameEdge)
             return { _ = try orb.detect(in: f.grays[0]) }
         },
         Kernel(name: "match", summary: "two nearest frame features for each of one card's features (Hamming)") { f in
-            let frame = try ORBExtractor(features: 1500, levels: 6).detect(in: f.grays[0])
+            let recognition = CardRecognizer.Options()
+            let frame = try ORBExtractor(features: recognition.frameFeatures, levels: 6, edgeThreshold: recognition.frameEdge)
+                .detect(in: f.grays[0])
             let card = f.cards.cards[0].features
             return { _ = try nearestTwo(card, frame) }
         },
         Kernel(name: "match-popcnt", summary: "the same, one pair at a time with the popcnt instruction (no vector kernel)") { f in
-            let frame = try ORBExtractor(features: 1500, levels: 6).detect(in: f.grays[0])
+            let recognition = CardRecognizer.Options()
+            let frame = try ORBExtractor(features: recognition.frameFeatures, levels: 6, edgeThreshold: recognition.frameEdge)
+                .detect(in: f.grays[0])
             let card = f.cards.cards[0].features
             return { _ = try nearestTwo(card, frame, kernel: .popcnt) }
         },

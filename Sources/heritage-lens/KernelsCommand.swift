@@ -16,7 +16,7 @@ struct Kernels: ParsableCommand {
             """
     )
 
-    @Argument(help: "A recorded video to take the frame from (default: the sample).")
+    @Argument(help: "A recorded video to take the frame from.")
     var input: String = "Samples/sample.mp4"
 
     @Option(name: .customLong("kernel"), parsing: .upToNextOption,

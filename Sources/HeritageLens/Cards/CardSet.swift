@@ -45,13 +45,16 @@ public final class CardReference: Sendable {
 /// Why a card set could not be loaded.
 public enum CardSetError: Error, CustomStringConvertible {
     case missingManifest(String)
+    case missingFolder(String)
     case invalidManifest(String, reason: String)
     case badCard(String, field: String, reason: String)
 
     public var description: String {
         switch self {
         case .missingManifest(let folder):
-            return "\(folder)/cards.json: missing; a card folder needs cards.json listing each image and its width_m (see README, Custom cards)"
+            return "\(folder)/cards.json: missing; a card folder needs cards.json listing each image and its width_m (docs/cards.md, Custom cards)"
+        case .missingFolder(let folder):
+            return "\(folder): no such folder; --cards takes a folder holding cards.json and the card images (docs/cards.md, Custom cards)"
         case .invalidManifest(let p, let reason):
             return "\(p): not a valid card list (\(reason))"
         case .badCard(let p, let field, let reason):
@@ -89,6 +92,10 @@ public final class CardSet: Sendable {
     public init(folder: String, cacheFolder: String? = CardSet.defaultCacheFolder) throws {
         self.folder = folder
         let manifestPath = (folder as NSString).appendingPathComponent("cards.json")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CardSetError.missingFolder(folder)
+        }
         guard let data = FileManager.default.contents(atPath: manifestPath) else {
             throw CardSetError.missingManifest(folder)
         }
