@@ -527,7 +527,7 @@ public final class FaceTracker {
             // which also holds for faces the search's threshold would miss (turned, noisy, small).
             if let d = result.detections.max(by: { $0.box.iou(box) < $1.box.iou(box) }), d.box.iou(box) > 0.2 {
                 logger.debug("track \(id): verified by a detection from frame \(result.frameIndex), score \(d.score)")
-                learnBox(d.box, predicted: region, into: &tracks[i])
+                try learnBox(d.box, predicted: region, into: &tracks[i], gray: gray)
                 tracks[i].lastVerified = max(tracks[i].lastVerified, result.frameIndex)
                 if d.score >= options.detectionThreshold,
                    let then = tracks[i].recentCentres.last(where: { $0.frame == result.frameIndex })?.centre {
@@ -663,17 +663,28 @@ public final class FaceTracker {
     /// jumping at each verification. `region` is the verification's search region, centred on the
     /// box the landmarks predicted on the frame the detector saw (1.8 times its side), so a result
     /// that arrives frames later still compares like with like.
-    private func learnBox(_ detected: Rect, predicted region: Rect, into t: inout Track) {
+    private func learnBox(_ detected: Rect, predicted region: Rect, into t: inout Track, gray: Image) throws {
         let side = region.width / 1.8
         let eyeDistance = side / FaceFrame.detectorBoxWidth
         guard eyeDistance > 1 else { return }
         let offset = ((detected.centre - region.centre) * (1 / eyeDistance)).rotated(by: -t.frame.roll)
         let scale = detected.width / side
         guard abs(offset.x) < 0.5, abs(offset.y) < 0.5, scale > 0.7, scale < 1.4 else { return }
+        let k = max(0.2, 1 / Double(t.boxSamples + 2))
+        let learntOffset = t.boxOffset * (1 - k) + offset * k
+        let learntScale = t.boxScale * (1 - k) + scale * k
+        // After the first lesson, one that makes the check's window on the face look less like a
+        // face is not taken: the detector's coarse pyramid steps suit some faces' boxes worse
+        // than what the track has, and each such lesson lowered a small face's score until its
+        // track was lost, or let a blurred fast face's window drift.
+        if t.boxSamples > 0 {
+            let now = try appearanceScore(of: t.landmarks, boxOffset: t.boxOffset, boxScale: t.boxScale, in: gray)
+            let learnt = try appearanceScore(of: t.landmarks, boxOffset: learntOffset, boxScale: learntScale, in: gray)
+            guard learnt >= now else { return }
+        }
         t.boxSamples += 1
-        let k = max(0.2, 1 / Double(t.boxSamples + 1))
-        t.boxOffset = t.boxOffset * (1 - k) + offset * k
-        t.boxScale = t.boxScale * (1 - k) + scale * k
+        t.boxOffset = learntOffset
+        t.boxScale = learntScale
     }
 
     /// A fit from a clear detection's box (moved as the track moved since the detector saw the
