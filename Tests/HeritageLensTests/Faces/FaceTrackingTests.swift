@@ -290,4 +290,30 @@ struct FaceTrackingTests {
         let back = frames[shown...].first(where: right)?.frame
         #expect(back != nil && back! <= shown + 2, "found again at frame \(back.map(String.init) ?? "never"), sharp from \(shown)")
     }
+
+    /// Three small faces over a photograph (`eval-faces` hard set, seed 11): the middle one, about
+    /// 37 px between the eyes, keeps its track through its verifications. When every verification's
+    /// box taught the track where the check's window sits, that face's score fell with each one
+    /// until the track was lost at frame 60 for 25 frames (continuity 92 %).
+    @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces"))
+    func aSmallFaceKeepsItsTrackThroughItsVerifications() throws {
+        let folder = try #require(TestPaths.sharedFaces)
+        let xmls = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".xml") }.sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
+        let base = FaceSequenceBuilder(faces: try AnnotatedFaces.load(xmls), distractorPath: TestPaths.debianAsset("chelsea.png"))
+        let photos = ["coffee.png", "rocket.jpg", "hubble_deep_field.jpg", "brick.png", "grass.png", "gravel.png", "chelsea.png"]
+            .compactMap { TestPaths.debianAsset($0) }
+        let sequences = try HardFaceSequenceBuilder(base: base, backgroundPaths: photos,
+                                                    lookAlikePath: TestPaths.debianAsset("astronaut.png")).build(seed: 11)
+        let sequence = try #require(sequences.first { $0.name == "small-three" })
+        let collector = AnchorCollector()
+        _ = try PipelineConfiguration(faces: tracker())
+            .makePipeline(source: try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount),
+                          sinks: [collector]).run()
+        let score = FaceEvaluation.score(sequence, anchors: collector.frames)
+        let continuity = Double(score.continuousPairs) / Double(max(1, score.continuityPairs))
+        #expect(continuity >= 0.98, "continuity \(continuity)")
+        #expect(score.recall >= 0.95, "recall \(score.recall)")
+        #expect(score.falsePositives == 0)
+    }
 }
