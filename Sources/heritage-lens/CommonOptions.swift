@@ -100,7 +100,7 @@ struct FaceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Camera calibration (OpenCV YAML) for poses; default: Calibration/ lookup, else a 62° field of view.", valueName: "file"))
     var calibration: String?
 
-    @Flag(help: "Draw landmarks, boxes, ids and pose axes on the output (a tracker check view).")
+    @Flag(help: "Draw landmarks, boxes, ids, card outlines and pose axes on the output (a tracker check view).")
     var drawAnchors = false
 
     enum DetectorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -140,10 +140,17 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ message: String) { description = message }
 }
 
+/// A command line that names something that is not there (a sequence): exit status 64, as
+/// ArgumentParser gives for a value out of range.
+struct UsageFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
 /// Prints `error` as one line on stderr and exits non-zero; ArgumentParser's own errors pass.
 func exitWithOneLine(_ error: Error) -> Never {
     let text: String
     if let e = error as? PipelineError { text = "\(e.underlying)" } else { text = "\(error)" }
     FileHandle.standardError.write(Data("heritage-lens: error: \(text)\n".utf8))
-    exit(1)
+    exit(error is UsageFailure ? 64 : 1)
 }

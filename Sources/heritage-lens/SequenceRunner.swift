@@ -27,7 +27,7 @@ struct SequenceOptions: ParsableArguments {
     func selected<S>(_ sequences: [S], name: (S) -> String) throws -> [S] {
         let names = sequences.map(name)
         if let unknown = only.first(where: { !names.contains($0) }) {
-            throw CommandFailure("--only \(unknown): no such sequence; one of \(names.joined(separator: ", "))")
+            throw UsageFailure("--only \(unknown): no such sequence; one of \(names.joined(separator: ", "))")
         }
         return sequences.filter { only.isEmpty || only.contains(name($0)) }
     }

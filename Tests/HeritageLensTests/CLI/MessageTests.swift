@@ -83,6 +83,7 @@ struct MessageTests {
         #expect(camera.status == 1 && camera.stdout.isEmpty)
         #expect(camera.stderr.components(separatedBy: "/dev/video77").count == 2, "path once: \(camera.stderr)")
         try expectOneLine(["eval-cards", "--only", "bogus"], in: TestPaths.packageRoot, "--only bogus: no such sequence")
+        #expect(try CLI.run(["eval-cards", "--only", "bogus"], in: TestPaths.packageRoot).status == 64)
 
         try FileManager.default.createDirectory(atPath: "\(dir)/cards", withIntermediateDirectories: true)
         try #"{"cards": [{"image": "x.png", "width_m": 0.1}]}"#.write(toFile: "\(dir)/cards/cards.json", atomically: true, encoding: .utf8)
