@@ -71,21 +71,16 @@ enum KernelCatalog {
             return { _ = solver.headPose(landmarks: f.face.landmarks, previous: previous) }
         },
         Kernel(name: "orb", summary: "ORB, 1500 features on the frame (recognition's first step)") { f in
-            let recognition = CardRecognizer.Options()
-            let orb = try ORBExtractor(features: recognition.frameFeatures, levels: 6, edgeThreshold: recognition.frameEdge)
+            let orb = try CardRecognizer.frameExtractor()
             return { _ = try orb.detect(in: f.grays[0]) }
         },
         Kernel(name: "match", summary: "two nearest frame features for each of one card's features (Hamming)") { f in
-            let recognition = CardRecognizer.Options()
-            let frame = try ORBExtractor(features: recognition.frameFeatures, levels: 6, edgeThreshold: recognition.frameEdge)
-                .detect(in: f.grays[0])
+            let frame = try CardRecognizer.frameExtractor().detect(in: f.grays[0])
             let card = f.cards.cards[0].features
             return { _ = try nearestTwo(card, frame) }
         },
         Kernel(name: "match-popcnt", summary: "the same, one pair at a time with the popcnt instruction (no vector kernel)") { f in
-            let recognition = CardRecognizer.Options()
-            let frame = try ORBExtractor(features: recognition.frameFeatures, levels: 6, edgeThreshold: recognition.frameEdge)
-                .detect(in: f.grays[0])
+            let frame = try CardRecognizer.frameExtractor().detect(in: f.grays[0])
             let card = f.cards.cards[0].features
             return { _ = try nearestTwo(card, frame, kernel: .popcnt) }
         },

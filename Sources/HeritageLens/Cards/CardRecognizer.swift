@@ -61,8 +61,13 @@ public final class CardRecognizer {
     public init(cards: CardSet, options: Options = Options()) throws {
         self.cards = cards
         self.options = options
-        orb = try ORBExtractor(features: options.frameFeatures, levels: 6, edgeThreshold: options.frameEdge)
+        orb = try Self.frameExtractor(options)
         quad = CardQuad(options: options.quad)
+    }
+
+    /// The ORB detector recognition runs on a frame with `options` (also what `kernels` times).
+    public static func frameExtractor(_ options: Options = Options()) throws -> ORBExtractor {
+        try ORBExtractor(features: options.frameFeatures, levels: 6, edgeThreshold: options.frameEdge)
     }
 
     /// Every card found in `gray`, at most one per card. `tracked`: cards already followed there

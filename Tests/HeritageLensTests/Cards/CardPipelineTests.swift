@@ -5,10 +5,9 @@ import Testing
 @testable import HeritageTooling
 
 /// The card pipeline on rendered sequences of the project's own cards.
-@Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: TestPaths.packageRoot + "/Samples/cards/cards.json"),
-                             "needs Samples/cards"))
+@Suite(.serialized, .enabled(if: TestPaths.hasCards, "needs Samples/cards"))
 struct CardPipelineTests {
-    static let folder = TestPaths.packageRoot + "/Samples/cards"
+    static let folder = TestPaths.cardFolder
 
     func run(_ sequence: CardSequence, set: CardSet, tier: Tier = .low) throws -> [FrameAnchors] {
         let tracker = try CardTracker(cards: set, background: false)

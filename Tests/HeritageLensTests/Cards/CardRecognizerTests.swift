@@ -5,10 +5,9 @@ import Testing
 @testable import HeritageTooling
 
 /// Recognition of a card only partly in the frame.
-@Suite(.serialized, .enabled(if: FileManager.default.fileExists(atPath: TestPaths.packageRoot + "/Samples/cards/cards.json"),
-                             "needs Samples/cards"))
+@Suite(.serialized, .enabled(if: TestPaths.hasCards, "needs Samples/cards"))
 struct CardRecognizerTests {
-    static let folder = TestPaths.packageRoot + "/Samples/cards"
+    static let folder = TestPaths.cardFolder
 
     /// Frames of the three crossing sequences while the card enters, with half to three quarters
     /// of it in view, and the card's id and true corners there.

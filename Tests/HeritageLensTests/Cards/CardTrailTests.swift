@@ -40,8 +40,7 @@ struct CardTrailTests {
 
 /// A live recognition lands many frames after the frame it ran on; a moving card has gone on
 /// since, and is brought along the trail to the present.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: TestPaths.packageRoot + "/Samples/cards/cards.json"),
-                "needs Samples/cards"))
+@Suite(.enabled(if: TestPaths.hasCards, "needs Samples/cards"))
 struct LateRecognitionTests {
     /// The project's cards and one of `eval-cards`' sequences of them.
     /// Pins this thread, and the threads it starts (a tracker's recognition thread), to its first
@@ -53,7 +52,7 @@ struct LateRecognitionTests {
     }
 
     func cards(sequence name: String, frames: Int) throws -> (CardSet, CardSequence) {
-        let folder = TestPaths.packageRoot + "/Samples/cards"
+        let folder = TestPaths.cardFolder
         var builder = CardSequenceBuilder(cardFolder: folder)
         builder.frameCount = frames
         let sequence = try #require(try builder.build().first { $0.name == name })

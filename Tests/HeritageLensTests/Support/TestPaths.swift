@@ -20,6 +20,10 @@ enum TestPaths {
         return path
     }
 
+    /// The project's six cards (Samples/cards) and whether they are there.
+    static let cardFolder = packageRoot + "/Samples/cards"
+    static var hasCards: Bool { FileManager.default.fileExists(atPath: cardFolder + "/cards.json") }
+
     /// Debian-shipped images extracted by scripts/fetch-debian-assets.sh (nil when absent).
     static func debianAsset(_ name: String) -> String? {
         let p = (packageRoot as NSString).appendingPathComponent("Samples/debian/\(name)")
