@@ -515,4 +515,46 @@ int32_t cb_render_reference(const cb_image *reference, const double h[9], const 
     })
 }
 
+int32_t cb_upright_patch(const cb_image *gray, double cx, double cy, double side, double angle_rad, int32_t n,
+                         float *out) {
+    CB_GUARD(-1, {
+        if (gray->mat.type() != CV_8UC1 || n < 4 || n > 128 || !(side > 1)) {
+            cbridge::set_error("an upright patch needs an 8-bit gray image, a side above 1 px and 4-128 samples");
+            return -1;
+        }
+        // Shrunk with an area filter's worth of blur first, so the few samples average their
+        // cells rather than pick single noisy pixels.
+        const double k = n / side;
+        thread_local cv::Mat source, patch;
+        const cv::Mat *from = &gray->mat;
+        double x = cx, y = cy, scale = k;
+        if (k < 0.5) {
+            const cv::Rect region = cv::Rect(int(std::floor(cx - side)), int(std::floor(cy - side)),
+                                             int(std::ceil(2 * side)), int(std::ceil(2 * side))) &
+                                    cv::Rect(0, 0, gray->mat.cols, gray->mat.rows);
+            if (region.empty()) {
+                std::fill(out, out + n * n, 0.0f);
+                return n * n;
+            }
+            const double sigma = 0.5 / k;
+            cv::GaussianBlur(gray->mat(region), source, cv::Size(0, 0), sigma);
+            from = &source;
+            x = cx - region.x;
+            y = cy - region.y;
+        }
+        const double c = std::cos(angle_rad), s = std::sin(angle_rad);
+        // dst (u, v) -> src = centre + R(angle) ((u, v) - n/2) / k
+        const cv::Matx23d m(c / scale, -s / scale, x - (c - s) / scale * n / 2.0,
+                            s / scale, c / scale, y - (s + c) / scale * n / 2.0);
+        cv::warpAffine(*from, patch, m, cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+        cv::Scalar mean, stddev;
+        cv::meanStdDev(patch, mean, stddev);
+        const double scale_out = stddev[0] > 1e-3 ? 1.0 / stddev[0] : 0.0;
+        for (int r = 0; r < n; ++r)
+            for (int col = 0; col < n; ++col)
+                out[r * n + col] = float((patch.at<uint8_t>(r, col) - mean[0]) * scale_out);
+        return n * n;
+    })
+}
+
 }  // extern "C"

@@ -39,6 +39,15 @@ public enum ImageGeometry {
         return n == 1 ? (Point2(x, y), score) : nil
     }
 
+    /// The square (centre, side, turned by `roll` radians) of an 8-bit gray image upright and
+    /// shrunk to `size` x `size` samples of zero mean and unit variance (all zero when flat).
+    public static func uprightPatch(of gray: Image, centre: Point2, side: Double, roll: Double,
+                                    size: Int) throws(BridgeError) -> [Float] {
+        var samples = [Float](repeating: 0, count: size * size)
+        _ = try check(cb_upright_patch(gray.raw, centre.x, centre.y, side, roll, Int32(size), &samples), "upright patch")
+        return samples
+    }
+
     /// Up to `maximum` Shi-Tomasi corners of an 8-bit gray image, best first.
     public static func goodFeatures(in gray: Image, maximum: Int, quality: Double,
                                     minimumDistance: Double) throws(BridgeError) -> [Point2] {

@@ -376,6 +376,11 @@ int32_t cb_optical_flow(const cb_image *prev, const cb_image *next, const cb_poi
  *  the patch or the area is empty or too small, -1 on error. */
 int32_t cb_find_patch(const cb_image *from, cb_rect patch, const cb_image *to, cb_rect area, double scale,
                       double *dx, double *dy, double *score);
+/** The square (centre (cx, cy), side `side`, rotated by `angle_rad`) of an 8-bit gray image
+ *  turned upright and shrunk to n x n, as n * n floats of zero mean and unit variance (all zero
+ *  when the square is flat). Returns n * n, -1 on error. */
+int32_t cb_upright_patch(const cb_image *gray, double cx, double cy, double side, double angle_rad, int32_t n,
+                         float *out);
 /** Shi-Tomasi corners of an 8-bit gray image, best first. */
 int32_t cb_good_features(const cb_image *gray, int32_t max_corners, double quality, double min_distance,
                          cb_point2f *out);

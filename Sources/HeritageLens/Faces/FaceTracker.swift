@@ -72,6 +72,13 @@ public final class FaceTracker {
         public var verifiedFrames = 20
         /// How long a lost track's id can be reclaimed.
         public var lostMemory = 1.0
+        /// How long a published face that was lost is remembered by its look (`FaceLook`), and how
+        /// alike a new start must look (correlation) to be taken back as that face, published at
+        /// once and with no second detector's word: a face turned well away from the camera,
+        /// which that detector agreed on once, need not win its word again each time it comes
+        /// back. Two people's faces measured up to 0.79 alike, one person's 0.54-0.99.
+        public var lookMemory = 10.0
+        public var lookMatch = 0.85
         /// Live, while faces are tracked: a search that took n frames to land is followed by no
         /// refresh search for `searchRestShare` × n frames (`RefreshRest`), so refreshes take at
         /// most a sixth of the idle time (at a quarter core a third left frames short of quota).
@@ -132,6 +139,8 @@ public final class FaceTracker {
         var opinionAgreements = 0
         /// Dropped because the second detector never agreed: no recovery searches after it.
         var refused = false
+        /// Its look on a recent frame where it was published and whole in the frame.
+        var look: FaceLook?
 
         var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
     }
@@ -168,10 +177,14 @@ public final class FaceTracker {
     private var rolledSearchCount = 0
     private var tracks: [Track] = []
     private var lost: [LostTrack] = []
+    /// Published faces lost within `lookMemory`, by id, with their looks and until when.
+    private var remembered: [(id: Int, look: FaceLook, until: Double)] = []
     private var recoveries: [Recovery] = []
     /// Where tracks the second detector never confirmed were dropped, until when.
     private var doubted: [(box: Rect, until: Double)] = []
     let recoveryInterval = 3
+    /// Fits between takes of a published face's look.
+    let lookInterval = 5
     let recoveryFrames = 45
     private var nextID = 1
     private var frameSize = Size(width: 0, height: 0)
@@ -346,6 +359,7 @@ public final class FaceTracker {
                 // Only a published face is reclaimed, confirmed at once: a track never confirmed
                 // (a badge the check doubted) would otherwise be confirmed by being found again.
                 if t.confirmed { lost.append(LostTrack(id: t.id, box: box, time: time)) }
+                if t.confirmed, let look = t.look { remembered.append((t.id, look, time + options.lookMemory)) }
                 // A look-alike the second detector refused is no face that may be there still.
                 lostFaces = lostFaces || !t.refused
                 // Not after a cut (that face is gone) nor at the edge (it left): look again there.
@@ -365,6 +379,7 @@ public final class FaceTracker {
         // A face just lost may be there still, moved faster than the fit could follow.
         if lostFaces { schedule.searchSoon() }
         lost.removeAll { time - $0.time > options.lostMemory }
+        remembered.removeAll { time > $0.until }
         doubted.removeAll { time > $0.until || cutNow }
         removeDuplicates()
         // 4. Publish confirmed, visible faces, smoothed.
@@ -421,8 +436,15 @@ public final class FaceTracker {
         }
         logger.trace("track \(t.id): fit at \(best.map { FaceFrame(landmarks: $0.points).eyeMidpoint } ?? f.eyeMidpoint), score \(best?.score ?? -10)")
         guard let (fitted, score) = best else {
-            logger.debug("track \(t.id): no plausible fit (miss \(t.misses + 1))")
-            t.misses += 1
+            // On a cut, no face-like fit where the face was means it is gone with its scene: kept
+            // for its misses, the next frames' fits on the new scene could pass a lenient check.
+            if cutNow {
+                logger.debug("track \(t.id): dropped, no plausible fit on a cut")
+                t.misses = options.maximumMisses + 1
+            } else {
+                logger.debug("track \(t.id): no plausible fit (miss \(t.misses + 1))")
+                t.misses += 1
+            }
             t.visible = false
             return
         }
@@ -434,6 +456,11 @@ public final class FaceTracker {
             if try refuses(fitted, &t, gray: gray) { return }
             accept(fitted, into: &t, time: time)
             t.lastScore = score
+            // Taken now and then while the face is whole in the frame: a face leaving is looked at
+            // as it was before it went.
+            if t.confirmed, t.look == nil || t.hits % lookInterval == 0, wholeInside(fitted) {
+                t.look = try FaceLook(of: fitted, in: gray)
+            }
             // Up fast, down slowly: a fit that slides off its face a little each frame lowers
             // its score gradually, and a mean that followed it down would never doubt it.
             t.typicalScore = t.typicalScore.map { score > $0 ? $0 * 0.8 + score * 0.2 : $0 * 0.97 + score * 0.03 } ?? score
@@ -468,6 +495,13 @@ public final class FaceTracker {
                                  in gray: Image) throws -> Double {
         try appearance.appearance(of: FaceFrame(landmarks: points), in: gray, boxOffset: boxOffset, boxScale: boxScale)?
             .score ?? -10
+    }
+
+    /// Whether the face's detector box lies inside the frame.
+    private func wholeInside(_ points: [Point2]) -> Bool {
+        let box = FaceFrame(landmarks: points).detectorBox
+        return box.x >= 0 && box.y >= 0 && box.x + box.width <= Double(frameSize.width)
+            && box.y + box.height <= Double(frameSize.height)
     }
 
     /// A face leaving the frame is lost once a third of its points are outside: the predictor
@@ -579,14 +613,29 @@ public final class FaceTracker {
         }
         // Moved onto a face that is tracked already.
         if framesLate > 0, isTracked(FaceFrame(landmarks: fitted).detectorBox) { return }
+        // A face published a while ago, back (it left, or turned away for longer than its track
+        // could wait): taken back as itself.
+        var known: (index: Int, similarity: Double)?
+        if !remembered.isEmpty, score > -10 {
+            let look = try FaceLook(of: fitted, in: gray)
+            for (i, r) in remembered.enumerated() {
+                let similarity = look.similarity(to: r.look)
+                logger.debug("detection: looks \(similarity) like face \(r.id)")
+                if similarity >= options.lookMatch, similarity > known?.similarity ?? -1 { known = (i, similarity) }
+            }
+        }
         // A weak detection (a washed-out or turned face, or a badge) starts a track only when its
         // fitted face looks like one to the filters at their own threshold.
-        let needed = detection.score >= options.detectionThreshold ? options.confirmScore : options.weakStartScore
-        guard score >= needed else { return }
+        let needed = detection.score >= options.detectionThreshold || known != nil
+            ? options.confirmScore : options.weakStartScore
+        guard score >= needed else {
+            logger.debug("detection not started: appearance \(score) under \(needed)")
+            return
+        }
         // A face found again where one was just lost keeps its id.
         let box = FaceFrame(landmarks: fitted).detectorBox
         let clear = detection.score >= options.clearDetectionScore
-        if !clear, doubted.contains(where: { $0.box.iou(box) > 0.3 }) { return }
+        if !clear, known == nil, doubted.contains(where: { $0.box.iou(box) > 0.3 }) { return }
         recoveries.removeAll { r in
             let c = box.centre
             return c.x >= r.region.x && c.y >= r.region.y && c.x < r.region.x + r.region.width && c.y < r.region.y + r.region.height
@@ -597,6 +646,14 @@ public final class FaceTracker {
         if let j = lost.firstIndex(where: { $0.box.iou(box) > 0.2 || $0.box.centre.distance(to: box.centre) < $0.box.width * 0.5 }) {
             id = lost[j].id
             lost.remove(at: j)
+            remembered.removeAll { $0.id == id }
+            confirmed = true
+            reclaimed = true
+        } else if let known {
+            id = remembered[known.index].id
+            logger.debug("detection: face \(id) back, looks \(known.similarity) like it")
+            remembered.remove(at: known.index)
+            lost.removeAll { $0.id == id }
             confirmed = true
             reclaimed = true
         } else {

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Runs eval-faces over many seeds (each seed draws other faces, photos and paths for the hard
+# sequences) and sums them up: each seed's whole-set figures, every row that misses a target, and
+# the totals over all seeds. What holds on seeds nobody looked at is what holds on footage
+# nobody tuned for.
+#
+#   scripts/eval-faces-sweep.sh [FIRST LAST]        seeds FIRST..LAST (default 1 20)
+#
+# Environment: BIN (default .build/release/heritage-lens), SET (hard, gentle or all; default
+# hard), JOBS (seeds at once; default the number of CPUs), OUT (default a temporary folder, kept:
+# one eval-faces report per seed), EVAL_ARGS (extra options for eval-faces, e.g.
+# --background-detection, which then wants JOBS=1 so runs do not share a core).
+set -eu
+BIN=${BIN:-.build/release/heritage-lens}
+SET=${SET:-hard}
+FIRST=${1:-1}
+LAST=${2:-20}
+JOBS=${JOBS:-$(nproc)}
+[ -x "$BIN" ] || { echo "$BIN: not built; run swift build -c release first" >&2; exit 1; }
+case "$FIRST$LAST" in *[!0-9]*) echo "eval-faces-sweep.sh: FIRST and LAST are seed numbers" >&2; exit 2 ;; esac
+OUT=${OUT:-$(mktemp -d /tmp/heritage-faces-sweep.XXXXXX)}
+mkdir -p "$OUT"
+echo "eval-faces --set $SET, seeds $FIRST-$LAST, $JOBS at once, reports in $OUT" >&2
+export BIN SET OUT
+# shellcheck disable=SC2016
+seq "$FIRST" "$LAST" | xargs -P "$JOBS" -I{} sh -c '
+    "$BIN" eval-faces --set "$SET" --seed {} ${EVAL_ARGS:-} >"$OUT/seed-{}.txt" 2>"$OUT/seed-{}.log" \
+        || { echo "seed {}: eval-faces failed, see $OUT/seed-{}.log" >&2; exit 255; }
+    echo "seed {} done" >&2'
+rm -f "$OUT/totals"
+echo "seed   recall  false/1000  error  above 8%  continuity   rows that miss (recall / false frames / error / continuity)"
+for s in $(seq "$FIRST" "$LAST"); do
+    awk -v seed="$s" '
+        /^sequence/ { rows = 1; next }
+        rows && NF >= 9 && $2 ~ /^[0-9]+$/ {
+            err = $5; sub("%", "", err); above = $6; sub("%", "", above)
+            if ($3 < 0.95 || $4 > 0 || (err != "-" && (err + 0 > 3.5 || above + 0 > 5)) || ($8 != "-" && $8 < 99))
+                miss = miss sprintf(" %s %s/%s/%s/%s", $1, $3, $4, $5, $8)
+            frames += $2; fp += $4
+        }
+        /^recall/ { recall = $2; per1000 = $8 }
+        /^landmark error/ { error = $4; above8 = $10 }
+        /^still-face/ { continuity = $9 }
+        END {
+            printf "%-6s %6s  %10s  %5s  %8s  %10s  %s\n", seed, recall, per1000, error, above8, continuity, miss
+            printf "%s %s %s %s\n", seed, frames, fp, recall >> totals
+        }' totals="$OUT/totals" "$OUT/seed-$s.txt"
+done
+awk '{ n++; frames += $2; fp += $3; recall += $4 }
+     END { printf "%d seeds, %d frames: mean recall %.3f, %d false-face frames (%.2f per 1000 frames)\n",
+                  n, frames, recall / n, fp, 1000 * fp / frames }' "$OUT/totals"
+rm -f "$OUT/totals"
