@@ -18,6 +18,7 @@ LAST=${2:-20}
 JOBS=${JOBS:-$(nproc)}
 [ -x "$BIN" ] || { echo "$BIN: not built; run swift build -c release first" >&2; exit 1; }
 case "$FIRST$LAST" in *[!0-9]*) echo "eval-faces-sweep.sh: FIRST and LAST are seed numbers" >&2; exit 2 ;; esac
+[ "$FIRST" -le "$LAST" ] || { echo "eval-faces-sweep.sh: FIRST ($FIRST) is after LAST ($LAST)" >&2; exit 2; }
 OUT=${OUT:-$(mktemp -d /tmp/heritage-faces-sweep.XXXXXX)}
 mkdir -p "$OUT"
 echo "eval-faces --set $SET, seeds $FIRST-$LAST, $JOBS at once, reports in $OUT" >&2
