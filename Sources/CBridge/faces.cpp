@@ -282,12 +282,7 @@ int32_t cb_cascade_confirm(cb_cascade *c, const cb_image *gray, double cx, doubl
         // cascade sees the face as it was trained, at one small scale, whatever the face's size.
         const double k = window / side;
         const int n = static_cast<int>(std::lround(2 * window));
-        const double co = std::cos(angle_rad), si = std::sin(angle_rad);
-        // dst (u, v) -> src = centre + R(angle) ((u, v) - n/2) / k
-        const cv::Matx23d m(co / k, -si / k, cx - (co - si) / k * n / 2.0,
-                            si / k, co / k, cy - (si + co) / k * n / 2.0);
-        cv::warpAffine(gray->mat, c->upright, m, cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP,
-                       cv::BORDER_REPLICATE);
+        cbridge::warp_upright(gray->mat, cx, cy, angle_rad, k, n, c->upright);
         // Dark, backlit and washed-out faces pass once the crop's histogram is spread.
         cv::equalizeHist(c->upright, c->upright);
         std::vector<cv::Rect> found;

@@ -527,7 +527,7 @@ int32_t cb_upright_patch(const cb_image *gray, double cx, double cy, double side
         const double k = n / side;
         thread_local cv::Mat source, patch;
         const cv::Mat *from = &gray->mat;
-        double x = cx, y = cy, scale = k;
+        double x = cx, y = cy;
         if (k < 0.5) {
             const cv::Rect region = cv::Rect(int(std::floor(cx - side)), int(std::floor(cy - side)),
                                              int(std::ceil(2 * side)), int(std::ceil(2 * side))) &
@@ -542,11 +542,7 @@ int32_t cb_upright_patch(const cb_image *gray, double cx, double cy, double side
             x = cx - region.x;
             y = cy - region.y;
         }
-        const double c = std::cos(angle_rad), s = std::sin(angle_rad);
-        // dst (u, v) -> src = centre + R(angle) ((u, v) - n/2) / k
-        const cv::Matx23d m(c / scale, -s / scale, x - (c - s) / scale * n / 2.0,
-                            s / scale, c / scale, y - (s + c) / scale * n / 2.0);
-        cv::warpAffine(*from, patch, m, cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+        cbridge::warp_upright(*from, x, y, angle_rad, k, n, patch);
         cv::Scalar mean, stddev;
         cv::meanStdDev(patch, mean, stddev);
         const double scale_out = stddev[0] > 1e-3 ? 1.0 / stddev[0] : 0.0;

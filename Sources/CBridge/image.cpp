@@ -73,6 +73,17 @@ class CodecMessages {
 
 }  // namespace
 
+namespace cbridge {
+
+void warp_upright(const cv::Mat &from, double cx, double cy, double angle_rad, double k, int n, cv::Mat &to) {
+    const double c = std::cos(angle_rad), s = std::sin(angle_rad);
+    // dst (u, v) -> src = centre + R(angle) ((u, v) - n/2) / k
+    const cv::Matx23d m(c / k, -s / k, cx - (c - s) / k * n / 2.0, s / k, c / k, cy - (s + c) / k * n / 2.0);
+    cv::warpAffine(from, to, m, cv::Size(n, n), cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_REPLICATE);
+}
+
+}  // namespace cbridge
+
 extern "C" {
 
 cb_image *cb_image_create(void) { CB_GUARD(nullptr, { return new cb_image(); }) }

@@ -16,6 +16,9 @@ extern bool library_logs;
 // Unpacked models between runs (model_cache.cpp): false / nothing written on any problem.
 bool read_cache(const std::string &path, std::string &payload);
 void write_cache(const std::string &folder, const std::string &name, const std::string &payload);
+// The square of `from` centred at (cx, cy), rotated by angle_rad, turned upright into an n x n
+// `to` at k output pixels per input pixel (bilinear, borders replicated).
+void warp_upright(const cv::Mat &from, double cx, double cy, double angle_rad, double k, int n, cv::Mat &to);
 }  // namespace cbridge
 
 // Every entry point runs its body inside this: cv::Exception, dlib::error and anything else

@@ -311,11 +311,8 @@ struct FaceTrackingTests {
     @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces"))
     func aSmallFaceKeepsItsTrackThroughItsVerifications() throws {
         let sequence = try hardSequence("small-three", seed: 11)
-        let collector = AnchorCollector()
-        _ = try PipelineConfiguration(faces: tracker())
-            .makePipeline(source: try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount),
-                          sinks: [collector]).run()
-        let score = FaceEvaluation.score(sequence, anchors: collector.frames)
+        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
+        let score = FaceEvaluation.score(sequence, anchors: frames)
         let continuity = Double(score.continuousPairs) / Double(max(1, score.continuityPairs))
         #expect(continuity >= 0.98, "continuity \(continuity)")
         #expect(score.recall >= 0.95, "recall \(score.recall)")
@@ -328,15 +325,12 @@ struct FaceTrackingTests {
     @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces"))
     func aTurnedFaceThatLeftIsKnownByItsLookWhenItComesBack() throws {
         let sequence = try hardSequence("leave-fast", seed: 16)
-        let collector = AnchorCollector()
-        _ = try PipelineConfiguration(faces: tracker())
-            .makePipeline(source: try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount),
-                          sinks: [collector]).run()
-        let score = FaceEvaluation.score(sequence, anchors: collector.frames)
+        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
+        let score = FaceEvaluation.score(sequence, anchors: frames)
         #expect(score.recall >= 0.75, "recall \(score.recall)")
         #expect(score.falsePositives == 0)
         // Back under the id it left with.
-        let ids = Set(collector.frames.flatMap { $0.faces.map(\.id) })
+        let ids = Set(frames.flatMap { $0.faces.map(\.id) })
         #expect(ids.count == 1, "ids \(ids.sorted())")
     }
 
@@ -346,11 +340,8 @@ struct FaceTrackingTests {
     @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces"))
     func aTrackWithNoFaceLikeFitOnACutIsDroppedThere() throws {
         let sequence = try hardSequence("cuts", seed: 34)
-        let collector = AnchorCollector()
-        _ = try PipelineConfiguration(faces: tracker())
-            .makePipeline(source: try SceneSource(name: sequence.name, scene: sequence.scene, frameCount: sequence.frameCount),
-                          sinks: [collector]).run()
-        let score = FaceEvaluation.score(sequence, anchors: collector.frames)
+        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
+        let score = FaceEvaluation.score(sequence, anchors: frames)
         #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
         #expect(score.recall >= 0.95, "recall \(score.recall)")
     }
