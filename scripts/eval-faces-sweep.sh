@@ -51,3 +51,29 @@ awk '{ n++; frames += $2; fp += $3; recall += $4 }
      END { printf "%d seeds, %d frames: mean recall %.3f, %d false-face frames (%.2f per 1000 frames)\n",
                   n, frames, recall / n, fp, 1000 * fp / frames }' "$OUT/totals"
 rm -f "$OUT/totals"
+# Each condition over every seed: the mean of its rows (each seed's row weighs the same), the
+# worst row's recall, its false frames per 1000 of its frames, and how many rows miss a target.
+echo
+echo "condition      seeds  recall (worst)  false/1000  error  above 8%  continuity  rows that miss"
+for s in $(seq "$FIRST" "$LAST"); do cat "$OUT/seed-$s.txt"; done | awk '
+    /^sequence/ { rows = 1; next }
+    /^$/ { rows = 0 }
+    rows && NF >= 9 && $2 ~ /^[0-9]+$/ {
+        name = $1
+        if (!(name in n)) order[++names] = name
+        n[name]++; frames[name] += $2; fp[name] += $4; recall[name] += $3
+        if (!(name in worst) || $3 < worst[name]) worst[name] = $3
+        err = $5; sub("%", "", err); above = $6; sub("%", "", above)
+        if (err != "-") { e[name] += err; a[name] += above; ne[name]++ }
+        if ($8 != "-") { c[name] += $8; nc[name]++ }
+        if ($3 < 0.95 || $4 > 0 || (err != "-" && (err + 0 > 3.5 || above + 0 > 5)) || ($8 != "-" && $8 < 99)) miss[name]++
+    }
+    END {
+        for (k = 1; k <= names; k++) {
+            m = order[k]
+            printf "%-14s %5d  %6.3f (%5.3f)  %10.2f  %s  %8s  %10s  %d\n", m, n[m], recall[m] / n[m], worst[m],
+                   1000 * fp[m] / frames[m], ne[m] ? sprintf("%4.2f%%", e[m] / ne[m]) : "    -",
+                   ne[m] ? sprintf("%.1f%%", a[m] / ne[m]) : "-", nc[m] ? sprintf("%.2f%%", c[m] / nc[m]) : "-", miss[m] + 0
+        }
+    }'
+

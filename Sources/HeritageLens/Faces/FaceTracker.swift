@@ -410,7 +410,9 @@ public final class FaceTracker {
         // costs little since the fit recentres on the face.
         if let previous = t.previousCentre { centre = centre + (f.eyeMidpoint - previous) * motionPrediction }
         t.previousCentre = f.eyeMidpoint
-        let verified = slow && frameIndex - t.lastVerified <= options.verifiedFrames
+        // Not for a face at the frame's edge: one that left there leaves its fit stuck on what is
+        // left of it (a chin, a collar), which a stuck fit makes look slow.
+        let verified = slow && frameIndex - t.lastVerified <= options.verifiedFrames && allInside(t.landmarks)
         let threshold = !t.confirmed ? options.confirmScore : verified ? options.verifiedKeepScore : options.keepScore
         // A fit that scores like a clear face is taken as it is, whatever its face usually scores
         // (a turning head moves its score by a point): other starts cost two fits and a wider check.
@@ -502,6 +504,12 @@ public final class FaceTracker {
         let box = FaceFrame(landmarks: points).detectorBox
         return box.x >= 0 && box.y >= 0 && box.x + box.width <= Double(frameSize.width)
             && box.y + box.height <= Double(frameSize.height)
+    }
+
+    /// Whether every point lies inside the frame.
+    private func allInside(_ points: [Point2]) -> Bool {
+        let w = Double(frameSize.width), h = Double(frameSize.height)
+        return points.allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x < w && $0.y < h }
     }
 
     /// A face leaving the frame is lost once a third of its points are outside: the predictor

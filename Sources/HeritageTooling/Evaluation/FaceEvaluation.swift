@@ -4,7 +4,8 @@ import HeritageCore
 
 /// Scores a run of the face pipeline against a sequence's ground truth.
 ///
-/// - A ground-truth face counts for recall in frames where all 68 points are inside the frame.
+/// - A ground-truth face counts for recall in frames where all 68 points are inside the frame and
+///   none is under another face's picture; one partly outside or covered counts neither way.
 /// - An anchor matches a ground-truth face when their eye midpoints are within half an eye distance.
 /// - Anchors matching no ground-truth face (visible or not) are false positives.
 /// - Landmark error: mean distance over points 17-67 divided by the outer-eye-corner distance
@@ -59,11 +60,13 @@ public enum FaceEvaluation {
         for frame in anchors {
             let index = Int((frame.time * sequence.framesPerSecond).rounded())
             let truth = sequence.truth(index)
+            let covered = sequence.covered(index)
+            let visible = { (key: Int, points: [Point2]) in !covered.contains(key) && Self.visible(points, in: frame.size) }
             var matchedAnchors = Set<Int>()
             var matchedNow: [Int: Int] = [:]
             for (key, points) in truth.sorted(by: { $0.key < $1.key }) {
                 let f = FaceFrame(landmarks: points)
-                let isVisible = visible(points, in: frame.size)
+                let isVisible = visible(key, points)
                 let match = frame.faces.enumerated().filter { !matchedAnchors.contains($0.offset) }
                     .min { FaceFrame(landmarks: $0.element.landmarks).eyeMidpoint.distance(to: f.eyeMidpoint)
                         < FaceFrame(landmarks: $1.element.landmarks).eyeMidpoint.distance(to: f.eyeMidpoint) }
@@ -90,7 +93,7 @@ public enum FaceEvaluation {
                 }
             }
             s.falsePositives += frame.faces.count - matchedAnchors.count
-            visibleBefore = Set(truth.filter { visible($0.value, in: frame.size) }.keys)
+            visibleBefore = Set(truth.filter { visible($0.key, $0.value) }.keys)
             lastID = matchedNow
         }
         for (key, first) in firstVisible {

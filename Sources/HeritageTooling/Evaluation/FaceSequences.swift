@@ -12,6 +12,9 @@ public struct FaceSequence {
     public var truth: (Int) -> [Int: [Point2]]
     /// Whether this sequence measures still-face jitter.
     public var isStill = false
+    /// Keys of the faces another picture covers in part in a frame (drawn over them): such a face
+    /// counts neither way, as one partly outside the frame does.
+    public var covered: (Int) -> Set<Int> = { _ in [] }
 }
 
 /// Builds the evaluation sequences from annotated face photos: a still face; smooth motion with
@@ -86,8 +89,34 @@ public struct FaceSequenceBuilder {
                                        seed: seed &+ UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
         if let (gain, offset) = backgroundLight { try scene.background.applyLight(gainLeft: gain, gainRight: gain, offset: offset) }
         let truths = parts.map(\.1)
-        return FaceSequence(name: name, scene: scene, frameCount: frames ?? frameCount,
-                            truth: { i in Dictionary(uniqueKeysWithValues: truths.flatMap { $0(i) }) }, isStill: still)
+        var sequence = FaceSequence(name: name, scene: scene, frameCount: frames ?? frameCount,
+                                    truth: { i in Dictionary(uniqueKeysWithValues: truths.flatMap { $0(i) }) }, isStill: still)
+        sequence.covered = Self.covered(by: parts)
+        return sequence
+    }
+
+    /// Which faces of `parts` (drawn in that order, later ones on top) another part's picture
+    /// covers at least one point of, per frame.
+    static func covered(by parts: [(SyntheticScene.Layer, (Int) -> [(Int, [Point2])])]) -> (Int) -> Set<Int> {
+        { i in
+            var out = Set<Int>()
+            for (p, part) in parts.enumerated() where p + 1 < parts.count {
+                let above = parts[(p + 1)...].compactMap { later -> (Homography, Size)? in
+                    guard let inverse = later.0.placement(i)?.inverse else { return nil }
+                    return (inverse, later.0.image.size)
+                }
+                for (key, points) in part.1(i) {
+                    let hidden = points.contains { point in
+                        above.contains { inverse, size in
+                            let q = inverse.apply(point)
+                            return q.x >= 0 && q.y >= 0 && q.x < Double(size.width) && q.y < Double(size.height)
+                        }
+                    }
+                    if hidden { out.insert(key) }
+                }
+            }
+            return out
+        }
     }
 
     /// Faces whose crop holds no part of another annotated face (a face cut by the crop's edge

@@ -24,4 +24,32 @@ struct FaceEvaluationTests {
         #expect(score.falsePositives == 0)
         #expect(score.idSwitches == 0)
     }
+
+    /// A face under another face's picture for the first four frames: it counts neither way there
+    /// (no miss when nothing is found, no false face when something is), as a face partly outside
+    /// the frame does; once uncovered it counts again.
+    @Test func aFaceUnderAnotherPictureCountsNeitherWay() throws {
+        let face = (0..<68).map { Point2(200 + Double($0 % 17) * 3, 200 + Double($0 / 17) * 12) }
+        let picture = try Image(width: 100, height: 100)
+        let below = SyntheticScene.Layer(name: "face0", image: picture) { _ in .similarity(pivot: Point2(0, 0), scale: 1, angle: 0, position: Point2(150, 150)) }
+        // Over the face's right side in frames 0-3, far to the right from frame 4 on.
+        let over = SyntheticScene.Layer(name: "face1", image: picture) { i in
+            .similarity(pivot: Point2(0, 0), scale: 1, angle: 0, position: Point2(i < 4 ? 230 : 500, 150))
+        }
+        let covered = FaceSequenceBuilder.covered(by: [(below, { _ in [(0, face)] }), (over, { _ in [] })])
+        #expect(covered(0) == [0])
+        #expect(covered(4).isEmpty)
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [below, over])
+        var sequence = FaceSequence(name: "covered", scene: scene, frameCount: 8, truth: { _ in [0: face] })
+        sequence.covered = covered
+        // Found on frames 2, 3 (covered) and 4-7; missed on frames 0 and 1 (covered).
+        let anchors = (0..<8).map { i in
+            FrameAnchors(frame: i, time: Double(i) / 30, size: scene.size,
+                         faces: i < 2 ? [] : [FaceAnchor(id: 1, boundingBox: Rect(bounding: face), landmarks: face, pose: nil)])
+        }
+        let score = FaceEvaluation.score(sequence, anchors: anchors)
+        #expect(score.truthFaceFrames == 4)
+        #expect(score.recall == 1)
+        #expect(score.falsePositives == 0)
+    }
 }
