@@ -1,8 +1,8 @@
 #!/bin/sh
 # Runs eval-faces over many seeds (each seed draws other faces, photos and paths for the hard
-# sequences) and sums them up: each seed's whole-set figures, every row that misses a target, and
-# the totals over all seeds. What holds on seeds nobody looked at is what holds on footage
-# nobody tuned for.
+# sequences) and sums them up: each seed's whole-set figures, every row that misses a target, the
+# totals over all seeds, and each condition (sequence) over all seeds. What holds on seeds nobody
+# looked at is what holds on footage nobody tuned for.
 #
 #   scripts/eval-faces-sweep.sh [FIRST LAST]        seeds FIRST..LAST (default 1 20)
 #
