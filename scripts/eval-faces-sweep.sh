@@ -54,7 +54,7 @@ rm -f "$OUT/totals"
 # Each condition over every seed: the mean of its rows (each seed's row weighs the same), the
 # worst row's recall, its false frames per 1000 of its frames, and how many rows miss a target.
 echo
-echo "condition      seeds  recall (worst)  false/1000  error  above 8%  continuity  rows that miss"
+echo "condition      seeds  recall (worst)  false/1000   error  above 8%  continuity  rows that miss"
 for s in $(seq "$FIRST" "$LAST"); do cat "$OUT/seed-$s.txt"; done | awk '
     /^sequence/ { rows = 1; next }
     /^$/ { rows = 0 }
@@ -71,9 +71,10 @@ for s in $(seq "$FIRST" "$LAST"); do cat "$OUT/seed-$s.txt"; done | awk '
     END {
         for (k = 1; k <= names; k++) {
             m = order[k]
-            printf "%-14s %5d  %6.3f (%5.3f)  %10.2f  %s  %8s  %10s  %d\n", m, n[m], recall[m] / n[m], worst[m],
-                   1000 * fp[m] / frames[m], ne[m] ? sprintf("%4.2f%%", e[m] / ne[m]) : "    -",
-                   ne[m] ? sprintf("%.1f%%", a[m] / ne[m]) : "-", nc[m] ? sprintf("%.2f%%", c[m] / nc[m]) : "-", miss[m] + 0
+            printf "%-14s %5d  %6.3f (%5.3f)  %10.2f  %6s  %8s  %10s  %d%s\n", m, n[m], recall[m] / n[m], worst[m],
+                   1000 * fp[m] / frames[m], ne[m] ? sprintf("%.2f%%", e[m] / ne[m]) : "-",
+                   ne[m] ? sprintf("%.1f%%", a[m] / ne[m]) : "-", nc[m] ? sprintf("%.2f%%", c[m] / nc[m]) : "-", miss[m] + 0,
+                   (ne[m] && ne[m] < n[m] ? sprintf("  (error and continuity of the %d seeds where a face was found)", ne[m]) : "")
         }
     }'
 

@@ -52,5 +52,7 @@ echo "setup: generating the sample video" >&2
 # One frame of the sample unpacks dlib's detector and the landmark model into the model cache
 # (~/.cache/heritage-lens/models), so the first real run starts as fast as the next ones.
 echo "setup: unpacking the face models into the cache" >&2
-.build/release/heritage-lens process Samples/sample.mp4 --frames 1 --anchors /dev/null
+# One frame of the sample through the pipeline: its summary line would read as a result, so it is kept quiet.
+.build/release/heritage-lens process Samples/sample.mp4 --frames 1 --anchors /dev/null 2>/dev/null \
+    || .build/release/heritage-lens process Samples/sample.mp4 --frames 1 --anchors /dev/null
 echo "setup: done. Try: .build/release/heritage-lens process Samples/sample.mp4 -o out.mp4 --anchors anchors.jsonl" >&2

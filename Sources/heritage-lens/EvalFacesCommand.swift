@@ -93,8 +93,9 @@ struct EvalFaces: ParsableCommand {
             let appearance = try FaceAppearanceCheck()
             let secondOpinion = try FaceSecondOpinion()
             var scores: [FaceSequenceScore] = []
-            FileHandle.standardError.write(Data("evaluating \(built.count) sequences from \(annotated.count) annotated faces\n".utf8))
-            for sequence in try self.sequences.selected(built, name: \.name) {
+            let chosen = try self.sequences.selected(built, name: \.name)
+            FileHandle.standardError.write(Data("evaluating \(chosen.count) sequences from \(annotated.count) annotated faces\n".utf8))
+            for sequence in chosen {
                 if let export {
                     try SequenceRunner(paced: false, videos: nil).export(sequence.name, scene: sequence.scene,
                                                                          frameCount: sequence.frameCount, truth: sequence.truth, to: export)

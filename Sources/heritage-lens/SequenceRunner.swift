@@ -69,7 +69,8 @@ struct SequenceRunner {
 
     /// The sequence's frames alone, as `<folder>/<name>.mp4`: recorded footage for `process`;
     /// and its ground truth as `<folder>/<name>.truth.jsonl`, in the anchors file's schema (the
-    /// face key as id, every face even where partly outside the frame).
+    /// face key as id, every face even where partly outside the frame or under another face's
+    /// photograph: `--score-anchors` builds the sequence again and knows which those are).
     func export(_ name: String, scene: SyntheticScene, frameCount: Int, truth: (Int) -> [Int: [Point2]],
                 to folder: String) throws {
         let path = (folder as NSString).appendingPathComponent(name + ".mp4")
