@@ -189,6 +189,8 @@ public final class FaceTracker {
     private var nextID = 1
     private var frameSize = Size(width: 0, height: 0)
     private var frameIndex = 0
+    /// The last frame's gray copy while faces are tracked: where a face's look went since.
+    private var previousGray: Image?
     /// Frames of box centres kept per track for late detections.
     let recentFrames = 30
     /// Share of the last frame's motion assumed to continue.
@@ -208,6 +210,9 @@ public final class FaceTracker {
     let refitDistance = 0.02
     /// Motion per frame, in eye distances, under which a face counts as slow.
     let slowMotion = 0.15
+    /// How far (in eye distances) a slow face's weak fit may land from both where the face was and
+    /// where it was going, and from where its look went, before it counts as slid off.
+    let slideDistance = 0.3
     /// How much better a detection's fit must score to replace a track's own.
     let refitGain = 0.3
     /// Correlation a late detection's face needs where it is looked for now to be moved there.
@@ -382,6 +387,13 @@ public final class FaceTracker {
         remembered.removeAll { time > $0.until }
         doubted.removeAll { time > $0.until || cutNow }
         removeDuplicates()
+        if tracks.isEmpty {
+            previousGray = nil
+        } else if let kept = previousGray, kept.size == gray.size {
+            try gray.copy(to: kept)
+        } else {
+            previousGray = try gray.copy()
+        }
         // 4. Publish confirmed, visible faces, smoothed.
         var anchors: [FaceAnchor] = []
         for i in tracks.indices where tracks[i].confirmed && tracks[i].visible {
@@ -450,9 +462,25 @@ public final class FaceTracker {
             t.visible = false
             return
         }
+        // A slow face's fit that landed far from both where the face was and where it was going,
+        // scoring under what the face usually does, while the face's look did not move that way,
+        // slid onto something else (the face went behind another picture): a miss, and the next
+        // frame starts from where the face was. A face that starts to move moves its look too.
+        let landed = FaceFrame(landmarks: fitted).eyeMidpoint
+        let expected = f.eyeMidpoint + (centre - still)
+        var slid = false
+        if slow, score < doubtful, !cutNow, let previousGray,
+           min(landed.distance(to: f.eyeMidpoint), landed.distance(to: expected)) > slideDistance * f.eyeDistance,
+           let moved = try motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) {
+            slid = moved.distance(to: landed - f.eyeMidpoint) > slideDistance * f.eyeDistance
+        }
         if score < options.dropScore || (cutNow && score < options.cutScore) {
             logger.debug("track \(t.id): dropped, appearance \(score)\(cutNow ? " on a cut" : "")")
             t.misses = options.maximumMisses + 1
+            t.visible = false
+        } else if slid {
+            logger.debug("track \(t.id): hidden, fit slid \(Int(landed.distance(to: f.eyeMidpoint))) px where its look did not, appearance \(score) (miss \(t.misses + 1))")
+            t.misses += 1
             t.visible = false
         } else if score >= threshold {
             if try refuses(fitted, &t, gray: gray) { return }
