@@ -29,13 +29,18 @@ seq "$FIRST" "$LAST" | xargs -P "$JOBS" -I{} sh -c '
         || { echo "seed {}: eval-faces failed, see $OUT/seed-{}.log" >&2; exit 255; }
     echo "seed {} done" >&2'
 rm -f "$OUT/totals"
+# Whether a report row (recall $3, false frames $4, continuity $8; error and above 8 % without
+# their % signs) misses a target: recall 0.95, no false face, error 3.5 %, 5 % above 8 %, 99 %.
+MISSES='function misses(err, above) {
+    return $3 < 0.95 || $4 > 0 || (err != "-" && (err + 0 > 3.5 || above + 0 > 5)) || ($8 != "-" && $8 < 99)
+}'
 echo "seed   recall  false/1000  error  above 8%  continuity   rows that miss (recall / false frames / error / continuity)"
 for s in $(seq "$FIRST" "$LAST"); do
-    awk -v seed="$s" '
+    awk -v seed="$s" "$MISSES"'
         /^sequence/ { rows = 1; next }
         rows && NF >= 9 && $2 ~ /^[0-9]+$/ {
             err = $5; sub("%", "", err); above = $6; sub("%", "", above)
-            if ($3 < 0.95 || $4 > 0 || (err != "-" && (err + 0 > 3.5 || above + 0 > 5)) || ($8 != "-" && $8 < 99))
+            if (misses(err, above))
                 miss = miss sprintf(" %s %s/%s/%s/%s", $1, $3, $4, $5, $8)
             frames += $2; fp += $4
         }
@@ -55,7 +60,7 @@ rm -f "$OUT/totals"
 # worst row's recall, its false frames per 1000 of its frames, and how many rows miss a target.
 echo
 echo "condition      seeds  recall (worst)  false/1000   error  above 8%  continuity  rows that miss"
-for s in $(seq "$FIRST" "$LAST"); do cat "$OUT/seed-$s.txt"; done | awk '
+for s in $(seq "$FIRST" "$LAST"); do cat "$OUT/seed-$s.txt"; done | awk "$MISSES"'
     /^sequence/ { rows = 1; next }
     /^$/ { rows = 0 }
     rows && NF >= 9 && $2 ~ /^[0-9]+$/ {
@@ -66,7 +71,7 @@ for s in $(seq "$FIRST" "$LAST"); do cat "$OUT/seed-$s.txt"; done | awk '
         err = $5; sub("%", "", err); above = $6; sub("%", "", above)
         if (err != "-") { e[name] += err; a[name] += above; ne[name]++ }
         if ($8 != "-") { c[name] += $8; nc[name]++ }
-        if ($3 < 0.95 || $4 > 0 || (err != "-" && (err + 0 > 3.5 || above + 0 > 5)) || ($8 != "-" && $8 < 99)) miss[name]++
+        if (misses(err, above)) miss[name]++
     }
     END {
         for (k = 1; k <= names; k++) {

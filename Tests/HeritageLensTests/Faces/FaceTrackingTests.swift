@@ -304,15 +304,20 @@ struct FaceTrackingTests {
         return try #require(sequences.first { $0.name == name })
     }
 
+    /// `hardSequence(name, seed:)` run through the tracker, and its score.
+    func tracked(_ name: String, seed: UInt64) throws -> (score: FaceSequenceScore, frames: [FrameAnchors]) {
+        let sequence = try hardSequence(name, seed: seed)
+        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
+        return (FaceEvaluation.score(sequence, anchors: frames), frames)
+    }
+
     /// Three small faces over a photograph (`eval-faces` hard set, seed 11): the middle one, about
     /// 37 px between the eyes, keeps its track through its verifications. When every verification's
     /// box taught the track where the check's window sits, that face's score fell with each one
     /// until the track was lost at frame 60 for 25 frames (continuity 92 %).
-    @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces"))
+    @Test(.needsHardSet)
     func aSmallFaceKeepsItsTrackThroughItsVerifications() throws {
-        let sequence = try hardSequence("small-three", seed: 11)
-        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
-        let score = FaceEvaluation.score(sequence, anchors: frames)
+        let score = try tracked("small-three", seed: 11).score
         let continuity = Double(score.continuousPairs) / Double(max(1, score.continuityPairs))
         #expect(continuity >= 0.98, "continuity \(continuity)")
         #expect(score.recall >= 0.95, "recall \(score.recall)")
@@ -322,11 +327,9 @@ struct FaceTrackingTests {
     /// Seed 16's `leave-fast` face is turned well away from the camera: dlib finds it weakly and
     /// the second detector agreed on it only on its first entry. Back from the other side, it is
     /// the face that left, known by its look, and published again at once.
-    @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces"))
+    @Test(.needsHardSet)
     func aTurnedFaceThatLeftIsKnownByItsLookWhenItComesBack() throws {
-        let sequence = try hardSequence("leave-fast", seed: 16)
-        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
-        let score = FaceEvaluation.score(sequence, anchors: frames)
+        let (score, frames) = try tracked("leave-fast", seed: 16)
         #expect(score.recall >= 0.75, "recall \(score.recall)")
         #expect(score.falsePositives == 0)
         // Back under the id it left with.
@@ -337,11 +340,9 @@ struct FaceTrackingTests {
     /// Seed 34's `cuts` goes from a portrait over a launch pad to bare gravel: on the cut the
     /// track's fit is no plausible face at all, and the next frames' fits on the gravel score just
     /// inside a recently verified face's lenient check. Dropped on the cut, it shows nothing there.
-    @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces"))
+    @Test(.needsHardSet)
     func aTrackWithNoFaceLikeFitOnACutIsDroppedThere() throws {
-        let sequence = try hardSequence("cuts", seed: 34)
-        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
-        let score = FaceEvaluation.score(sequence, anchors: frames)
+        let score = try tracked("cuts", seed: 34).score
         #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
         #expect(score.recall >= 0.95, "recall \(score.recall)")
     }
@@ -349,11 +350,9 @@ struct FaceTrackingTests {
     /// Seed 26's `leave-fast` face leaves upwards at 20 px a frame: its fit sticks to the chin left
     /// at the top edge, a stuck fit looks like a still face, and a recently verified still face is
     /// shown down to a lenient score. At the frame's edge that leniency is not given: no false face.
-    @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces"))
+    @Test(.needsHardSet)
     func aFaceLeavingAtTheTopLeavesNoFitStuckOnItsChin() throws {
-        let sequence = try hardSequence("leave-fast", seed: 26)
-        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
-        let score = FaceEvaluation.score(sequence, anchors: frames)
+        let score = try tracked("leave-fast", seed: 26).score
         #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
         #expect(score.recall >= 0.95, "recall \(score.recall)")
     }
@@ -361,12 +360,17 @@ struct FaceTrackingTests {
     /// Seed 29's `small-three`: the middle face drifts behind the photograph of its neighbour, and
     /// its fit jumps 20 px onto what is left of it, still scoring like a dim face, 0.6 of an eye
     /// distance off the covered face. The face's look did not move: the jump is a slide, a miss.
-    @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces"))
+    @Test(.needsHardSet)
     func aFitThatSlidWhereTheFaceDidNotMoveIsNotShown() throws {
-        let sequence = try hardSequence("small-three", seed: 29)
-        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
-        let score = FaceEvaluation.score(sequence, anchors: frames)
+        let score = try tracked("small-three", seed: 29).score
         #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
         #expect(score.recall >= 0.95, "recall \(score.recall)")
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// The hard set is built from the shared annotated faces and the Debian photographs.
+    static var needsHardSet: Self {
+        .enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("coffee.png") != nil, "needs ../shared/data/faces")
     }
 }
