@@ -52,6 +52,10 @@ enum KernelCatalog {
             let face = FaceFrame(landmarks: f.face.landmarks)
             return { _ = try opinion.agrees(with: face, in: f.grays[0]) }
         },
+        Kernel(name: "face-look", summary: "where one face's look went between two frames (a fast face's fit start, a slide's test)") { f in
+            let box = FaceFrame(landmarks: f.face.landmarks).detectorBox
+            return { _ = try FaceTracker.lookMotion(of: box, from: f.grays[0], to: f.grays[1], frames: 1, minimumCorrelation: 0.5) }
+        },
         Kernel(name: "face-track", summary: "face tracker update, one face (fit, checks, smoothing)") { f in
             let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), secondOpinion: try FaceSecondOpinion(), background: false, logger: .component("faces"))
             var i = 0

@@ -141,6 +141,8 @@ public final class FaceTracker {
         var refused = false
         /// Its look on a recent frame where it was published and whole in the frame.
         var look: FaceLook?
+        /// How far its face moved between its last two accepted fits.
+        var lastMotion = Point2(0, 0)
 
         var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
     }
@@ -421,7 +423,26 @@ public final class FaceTracker {
         // The last frame's motion ahead: fast moves stay inside the fit's box, and a wrong guess
         // costs little since the fit recentres on the face.
         if let previous = t.previousCentre { centre = centre + (f.eyeMidpoint - previous) * motionPrediction }
+        // A fast face is placed where its look went since the last frame instead: half its last
+        // motion put it 0.2-0.6 eye distances off on each frame of a fast pass and more where it
+        // turned back, and a fit started that far off can settle half on the face, a size too
+        // large, and score as well as the right one on a blurred face.
+        if !slow, t.previousCentre != nil, let previousGray, previousGray.size == gray.size,
+           let moved = try motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) {
+            centre = still + moved
+        }
         t.previousCentre = f.eyeMidpoint
+        // A fast face that missed a frame and whose motion since takes it mostly out of the frame
+        // has left: the fits left to it land on what is left of it at the edge (a chin).
+        if t.misses > 0, t.lastMotion.length >= slowMotion * f.eyeDistance {
+            let step = t.lastMotion * Double(t.misses + 1)
+            if !mostlyInside(t.landmarks.map { $0 + step }) {
+                logger.debug("track \(t.id): dropped, left the frame")
+                t.misses = options.maximumMisses + 1
+                t.visible = false
+                return
+            }
+        }
         // Not for a face at the frame's edge: one that left there leaves its fit stuck on what is
         // left of it (a chin, a collar), which a stuck fit makes look slow.
         let verified = slow && frameIndex - t.lastVerified <= options.verifiedFrames && allInside(t.landmarks)
@@ -577,6 +598,7 @@ public final class FaceTracker {
     }
 
     private func accept(_ points: [Point2], into t: inout Track, time: Double) {
+        if t.hits > 0 { t.lastMotion = FaceFrame(landmarks: points).eyeMidpoint - t.frame.eyeMidpoint }
         t.landmarks = points
         t.misses = 0
         t.visible = true
@@ -740,6 +762,12 @@ public final class FaceTracker {
     /// shrunk to about 32 px a face; nil when nothing there looks enough like it (a cut, or the
     /// face left).
     private func motion(of box: Rect, from searched: Image, to now: Image, frames: Int) throws -> Point2? {
+        try Self.lookMotion(of: box, from: searched, to: now, frames: frames, minimumCorrelation: minimumPatchCorrelation)
+    }
+
+    /// `motion(of:from:to:frames:)` with its correlation threshold given (public for `kernels`).
+    public static func lookMotion(of box: Rect, from searched: Image, to now: Image, frames: Int,
+                                  minimumCorrelation: Double) throws -> Point2? {
         let middle = Rect(x: box.x + box.width * 0.2, y: box.y + box.height * 0.2, width: box.width * 0.6,
                           height: box.height * 0.6)
         let reach = box.width * min(2, 0.35 * Double(frames))
@@ -747,7 +775,7 @@ public final class FaceTracker {
                         height: middle.height + 2 * reach)
         guard let (move, correlation) = try ImageGeometry.findPatch(middle, of: searched, in: area, of: now,
                                                                     scale: min(1, 32 / middle.width)),
-              correlation >= minimumPatchCorrelation else { return nil }
+              correlation >= minimumCorrelation else { return nil }
         return move
     }
 

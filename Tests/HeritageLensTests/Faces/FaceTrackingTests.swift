@@ -311,6 +311,13 @@ struct FaceTrackingTests {
         return (FaceEvaluation.score(sequence, anchors: frames), frames)
     }
 
+    /// The hard sequence shows no false face and keeps recall at the target.
+    func expectNoFalseFace(in name: String, seed: UInt64) throws {
+        let score = try tracked(name, seed: seed).score
+        #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
+        #expect(score.recall >= 0.95, "recall \(score.recall)")
+    }
+
     /// Three small faces over a photograph (`eval-faces` hard set, seed 11): the middle one, about
     /// 37 px between the eyes, keeps its track through its verifications. When every verification's
     /// box taught the track where the check's window sits, that face's score fell with each one
@@ -342,9 +349,7 @@ struct FaceTrackingTests {
     /// inside a recently verified face's lenient check. Dropped on the cut, it shows nothing there.
     @Test(.needsHardSet)
     func aTrackWithNoFaceLikeFitOnACutIsDroppedThere() throws {
-        let score = try tracked("cuts", seed: 34).score
-        #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
-        #expect(score.recall >= 0.95, "recall \(score.recall)")
+        try expectNoFalseFace(in: "cuts", seed: 34)
     }
 
     /// Seed 26's `leave-fast` face leaves upwards at 20 px a frame: its fit sticks to the chin left
@@ -352,9 +357,7 @@ struct FaceTrackingTests {
     /// shown down to a lenient score. At the frame's edge that leniency is not given: no false face.
     @Test(.needsHardSet)
     func aFaceLeavingAtTheTopLeavesNoFitStuckOnItsChin() throws {
-        let score = try tracked("leave-fast", seed: 26).score
-        #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
-        #expect(score.recall >= 0.95, "recall \(score.recall)")
+        try expectNoFalseFace(in: "leave-fast", seed: 26)
     }
 
     /// Seed 29's `small-three`: the middle face drifts behind the photograph of its neighbour, and
@@ -362,9 +365,29 @@ struct FaceTrackingTests {
     /// distance off the covered face. The face's look did not move: the jump is a slide, a miss.
     @Test(.needsHardSet)
     func aFitThatSlidWhereTheFaceDidNotMoveIsNotShown() throws {
-        let score = try tracked("small-three", seed: 29).score
-        #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
+        try expectNoFalseFace(in: "small-three", seed: 29)
+    }
+
+    /// Seed 27's `leave-fast` face leaves at 20 px a frame; its fit on the last frame it is half
+    /// in scores under the check and is hidden, and the next fit, started where the face was two
+    /// frames before, lands on its chin at the edge and scores just above it: one false face. A
+    /// fast face that missed a frame and whose motion takes it mostly out of the frame has left.
+    @Test(.needsHardSet)
+    func aFastFaceThatMissedAFrameOnItsWayOutHasLeft() throws {
+        try expectNoFalseFace(in: "leave-fast", seed: 27)
+    }
+
+    /// Seed 30's `speed` face crosses the frame at 25 px a frame and turns back at each side. Fitted
+    /// from half its last motion ahead, each fit started a quarter of an eye distance behind it and
+    /// half a face off where it turned, and a fifth of its fits settled 8 % off or worse; fitted
+    /// from where its look went, it keeps under 5 %.
+    @Test(.needsHardSet)
+    func aFastFaceIsFittedWhereItsLookWent() throws {
+        let score = try tracked("speed", seed: 30).score
+        let above = score.landmarkErrors.filter { $0 > 0.08 }.count
+        #expect(Double(above) <= 0.05 * Double(score.landmarkErrors.count), "\(above) of \(score.landmarkErrors.count) fits above 8 %")
         #expect(score.recall >= 0.95, "recall \(score.recall)")
+        #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
     }
 }
 
