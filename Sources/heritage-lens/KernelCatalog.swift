@@ -54,7 +54,7 @@ enum KernelCatalog {
         },
         Kernel(name: "face-look", summary: "where one face's look went between two frames (a fast face's fit start, a slide's test)") { f in
             let box = FaceFrame(landmarks: f.face.landmarks).detectorBox
-            return { _ = try FaceTracker.lookMotion(of: box, from: f.grays[0], to: f.grays[1], frames: 1, minimumCorrelation: 0.5) }
+            return { _ = try FaceTracker.motion(of: box, from: f.grays[0], to: f.grays[1], frames: 1) }
         },
         Kernel(name: "face-track", summary: "face tracker update, one face (fit, checks, smoothing)") { f in
             let tracker = FaceTracker(detector: try HOGFaceDetector(), predictor: f.predictor, appearance: try FaceAppearanceCheck(), secondOpinion: try FaceSecondOpinion(), background: false, logger: .component("faces"))

@@ -141,7 +141,8 @@ public final class FaceTracker {
         var refused = false
         /// Its look on a recent frame where it was published and whole in the frame.
         var look: FaceLook?
-        /// How far its face moved between its last two accepted fits.
+        /// How far its face moved between its last two accepted fits (`previousCentre` moves on
+        /// every frame, also one whose fit was not taken).
         var lastMotion = Point2(0, 0)
 
         var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
@@ -217,8 +218,8 @@ public final class FaceTracker {
     let slideDistance = 0.3
     /// How much better a detection's fit must score to replace a track's own.
     let refitGain = 0.3
-    /// Correlation a late detection's face needs where it is looked for now to be moved there.
-    let minimumPatchCorrelation = 0.5
+    /// Correlation a face's look needs where it is looked for now to count as found there.
+    static let minimumPatchCorrelation = 0.5
     private var logger: Logger
     /// CPU ms of detection work whose results arrived this frame, by job kind.
     public private(set) var detectionMilliseconds = 0.0
@@ -428,7 +429,7 @@ public final class FaceTracker {
         // turned back, and a fit started that far off can settle half on the face, a size too
         // large, and score as well as the right one on a blurred face.
         if !slow, t.previousCentre != nil, let previousGray, previousGray.size == gray.size,
-           let moved = try motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) {
+           let moved = try Self.motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) {
             centre = still + moved
         }
         t.previousCentre = f.eyeMidpoint
@@ -492,7 +493,7 @@ public final class FaceTracker {
         var slid = false
         if slow, score < doubtful, !cutNow, let previousGray,
            min(landed.distance(to: f.eyeMidpoint), landed.distance(to: expected)) > slideDistance * f.eyeDistance,
-           let moved = try motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) {
+           let moved = try Self.motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) {
             slid = moved.distance(to: landed - f.eyeMidpoint) > slideDistance * f.eyeDistance
         }
         if score < options.dropScore || (cutNow && score < options.cutScore) {
@@ -648,7 +649,7 @@ public final class FaceTracker {
         var (fitted, score) = try fitAgain(found, in: gray)
         var perFrame: Point2?
         if framesLate > 0, let searched,
-           let moved = try motion(of: detection.box, from: searched, to: gray, frames: framesLate) {
+           let moved = try Self.motion(of: detection.box, from: searched, to: gray, frames: framesLate) {
             // A detection from frames ago: its face may have moved on (a face crossing the frame at
             // 20 px a frame is 40-120 px away by the time a search lands). Its look, found again
             // nearby, says where to; the fit there is taken when it looks more like a face than
@@ -760,14 +761,8 @@ public final class FaceTracker {
     /// How far the face in `box` on `searched` moved by `now`, `frames` later: its middle looked
     /// for as far as a face crossing the frame goes (a third of its box a frame), on copies
     /// shrunk to about 32 px a face; nil when nothing there looks enough like it (a cut, or the
-    /// face left).
-    private func motion(of box: Rect, from searched: Image, to now: Image, frames: Int) throws -> Point2? {
-        try Self.lookMotion(of: box, from: searched, to: now, frames: frames, minimumCorrelation: minimumPatchCorrelation)
-    }
-
-    /// `motion(of:from:to:frames:)` with its correlation threshold given (public for `kernels`).
-    public static func lookMotion(of box: Rect, from searched: Image, to now: Image, frames: Int,
-                                  minimumCorrelation: Double) throws -> Point2? {
+    /// face left). Public for `kernels`.
+    public static func motion(of box: Rect, from searched: Image, to now: Image, frames: Int) throws -> Point2? {
         let middle = Rect(x: box.x + box.width * 0.2, y: box.y + box.height * 0.2, width: box.width * 0.6,
                           height: box.height * 0.6)
         let reach = box.width * min(2, 0.35 * Double(frames))
@@ -775,7 +770,7 @@ public final class FaceTracker {
                         height: middle.height + 2 * reach)
         guard let (move, correlation) = try ImageGeometry.findPatch(middle, of: searched, in: area, of: now,
                                                                     scale: min(1, 32 / middle.width)),
-              correlation >= minimumCorrelation else { return nil }
+              correlation >= minimumPatchCorrelation else { return nil }
         return move
     }
 
