@@ -160,6 +160,8 @@ public final class FaceTracker {
         let id: Int
         let box: Rect
         let time: Double
+        /// What its fits usually scored: a face found again there is held to it.
+        var typicalScore: Double?
     }
 
     public let options: Options
@@ -216,6 +218,13 @@ public final class FaceTracker {
     /// How far (in eye distances) a slow face's weak fit may land from both where the face was and
     /// where it was going, and from where its look went, before it counts as slid off.
     let slideDistance = 0.3
+    /// How much a steady face's fit may differ in size from the face shown when it scores
+    /// `weakMargin` under what the face usually does (and under 0).
+    let sizeJump = 0.15
+    let weakMargin = 0.3
+    /// How far under what a slow face usually scores (and under 0, which a clear face passes)
+    /// its fits fall when something covers part of it.
+    let coveredMargin = 0.8
     /// How much better a detection's fit must score to replace a track's own.
     let refitGain = 0.3
     /// Correlation a face's look needs where it is looked for now to count as found there.
@@ -366,7 +375,7 @@ public final class FaceTracker {
                 let box = t.frame.detectorBox
                 // Only a published face is reclaimed, confirmed at once: a track never confirmed
                 // (a badge the check doubted) would otherwise be confirmed by being found again.
-                if t.confirmed { lost.append(LostTrack(id: t.id, box: box, time: time)) }
+                if t.confirmed { lost.append(LostTrack(id: t.id, box: box, time: time, typicalScore: t.typicalScore)) }
                 if t.confirmed, let look = t.look { remembered.append((t.id, look, time + options.lookMemory)) }
                 // A look-alike the second detector refused is no face that may be there still.
                 lostFaces = lostFaces || !t.refused
@@ -470,7 +479,7 @@ public final class FaceTracker {
                 best = again
             }
         }
-        logger.trace("track \(t.id): fit at \(best.map { FaceFrame(landmarks: $0.points).eyeMidpoint } ?? f.eyeMidpoint), score \(best?.score ?? -10)")
+        logger.trace("track \(t.id): fit at \(best.map { FaceFrame(landmarks: $0.points).eyeMidpoint } ?? f.eyeMidpoint), eyes \(best.map { FaceFrame(landmarks: $0.points).eyeDistance } ?? 0) apart, score \(best?.score ?? -10)")
         guard let (fitted, score) = best else {
             // On a cut, no face-like fit where the face was means it is gone with its scene: kept
             // for its misses, the next frames' fits on the new scene could pass a lenient check.
@@ -496,9 +505,21 @@ public final class FaceTracker {
            let moved = try Self.motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) {
             slid = moved.distance(to: landed - f.eyeMidpoint) > slideDistance * f.eyeDistance
         }
+        // A steady face's fit 15 % larger or smaller than the face shown, scoring under what the
+        // face usually does and under what a clear face scores, grew over or shrank onto what is
+        // left of a face going behind another picture: a miss too. (A fit that corrects a wrong
+        // size scores like a face; against the smoothed face, a noisy face's fits that jitter in
+        // size a tenth a frame stay inside; a fast face slowing to turn back is not steady.)
+        let resized = FaceFrame(landmarks: fitted).eyeDistance / FaceFrame(landmarks: t.smoothed).eyeDistance
+        let resizedOff = slow && !cutNow && score < min((t.typicalScore ?? threshold) - weakMargin, 0)
+            && (resized > 1 + sizeJump || resized < 1 / (1 + sizeJump)) && isSteady(t, eyeDistance: f.eyeDistance)
         if score < options.dropScore || (cutNow && score < options.cutScore) {
             logger.debug("track \(t.id): dropped, appearance \(score)\(cutNow ? " on a cut" : "")")
             t.misses = options.maximumMisses + 1
+            t.visible = false
+        } else if resizedOff {
+            logger.debug("track \(t.id): hidden, fit \(resized) times the size of the face shown, appearance \(score) (miss \(t.misses + 1))")
+            t.misses += 1
             t.visible = false
         } else if slid {
             logger.debug("track \(t.id): hidden, fit slid \(Int(landed.distance(to: f.eyeMidpoint))) px where its look did not, appearance \(score) (miss \(t.misses + 1))")
@@ -508,6 +529,15 @@ public final class FaceTracker {
             if try refuses(fitted, &t, gray: gray) { return }
             accept(fitted, into: &t, time: time)
             t.lastScore = score
+            // A slow face whose fit scores far under what it usually does, and under what a clear
+            // face scores, is partly covered (it went behind another picture): followed, since it
+            // comes out again, but not shown, since a fit on what is left of it lands half an eye
+            // distance off and grows over the picture in front. Its usual score stays what it was.
+            if slow, t.confirmed, let typical = t.typicalScore, score < min(typical - coveredMargin, 0) {
+                logger.debug("track \(t.id): followed unseen, appearance \(score) far under its usual \(typical)")
+                t.visible = false
+                return
+            }
             // Taken now and then while the face is whole in the frame: a face leaving is looked at
             // as it was before it went.
             if t.confirmed, t.look == nil || t.hits % lookInterval == 0, wholeInside(fitted) {
@@ -702,8 +732,10 @@ public final class FaceTracker {
         var id: Int
         var confirmed = detection.score >= options.detectionThreshold && score >= options.confirmAtOnceScore
         var reclaimed = false
+        var usual: Double?
         if let j = lost.firstIndex(where: { $0.box.iou(box) > 0.2 || $0.box.centre.distance(to: box.centre) < $0.box.width * 0.5 }) {
             id = lost[j].id
+            usual = lost[j].typicalScore
             lost.remove(at: j)
             remembered.removeAll { $0.id == id }
             confirmed = true
@@ -733,10 +765,26 @@ public final class FaceTracker {
         }
         accept(fitted, into: &track, time: time)
         track.confirmed = track.confirmed || (confirmed && !track.awaitsSecondOpinion)
+        // A face found again where it was lost scoring far under what it usually did is what is
+        // left of it half behind another picture: followed, not shown, and held to its usual
+        // score. (Any other start keeps its own: a fast face's blurred start held to its sharp
+        // score would be doubted on every fit.)
+        if let usual, score < min(usual - coveredMargin, 0) {
+            track.typicalScore = usual
+            track.visible = false
+        }
         logger.debug("track \(id): started, appearance \(score)\(track.confirmed ? ", published" : "")\(track.awaitsSecondOpinion ? ", awaiting a second detector" : "")")
         // Its motion so far, for the next frame's fit to be placed ahead of it.
         if let perFrame { track.previousCentre = FaceFrame(landmarks: fitted).eyeMidpoint - perFrame }
         tracks.append(track)
+    }
+
+    /// Whether the face moved slowly between each of its last four accepted fits.
+    private func isSteady(_ t: Track, eyeDistance: Double) -> Bool {
+        let recent = t.recentCentres.suffix(4)
+        return recent.count >= 2 && zip(recent.dropLast(), recent.dropFirst()).allSatisfy { a, b in
+            b.centre.distance(to: a.centre) < slowMotion * eyeDistance * Double(max(1, b.frame - a.frame))
+        }
     }
 
     /// Whether a track follows the face in this detector box.

@@ -368,6 +368,26 @@ struct FaceTrackingTests {
         try expectNoFalseFace(in: "small-three", seed: 29)
     }
 
+    /// Seed 119's `small-three`: the middle face, 36 px between the eyes, has its neighbour's
+    /// photograph over one side; in one frame its fit shrinks by a sixth and slips a fifth of an
+    /// eye distance down, scoring under what a clear face does, and the next fits creep on from
+    /// there to half an eye distance off: twelve false faces. A steady face's weak fit 15 % off
+    /// the size of the face shown is a miss.
+    @Test(.needsHardSet)
+    func aWeakFitFarOffTheSizeOfTheFaceShownIsAMiss() throws {
+        try expectNoFalseFace(in: "small-three", seed: 119)
+    }
+
+    /// Seed 79's `small-three`: the middle face goes half behind its neighbour's photograph, its
+    /// fits score a point and more under what the face usually does and grow over the picture in
+    /// front, to twice the face's size: 41 false faces. Followed unseen while it scores like that
+    /// (and its fits that grow a fifth in a frame missed), it shows none, and is shown again once
+    /// it is out.
+    @Test(.needsHardSet)
+    func aFacePartlyBehindAnotherPictureIsFollowedUnseen() throws {
+        try expectNoFalseFace(in: "small-three", seed: 79)
+    }
+
     /// Seed 27's `leave-fast` face leaves at 20 px a frame; its fit on the last frame it is half
     /// in scores under the check and is hidden, and the next fit, started where the face was two
     /// frames before, lands on its chin at the edge and scores just above it: one false face. A
