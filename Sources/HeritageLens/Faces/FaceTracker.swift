@@ -511,7 +511,7 @@ public final class FaceTracker {
         // size scores like a face; against the smoothed face, a noisy face's fits that jitter in
         // size a tenth a frame stay inside; a fast face slowing to turn back is not steady.)
         let resized = FaceFrame(landmarks: fitted).eyeDistance / FaceFrame(landmarks: t.smoothed).eyeDistance
-        let resizedOff = slow && !cutNow && score < min((t.typicalScore ?? threshold) - weakMargin, 0)
+        let resizedOff = slow && !cutNow && scores(score, farUnder: t.typicalScore ?? threshold, by: weakMargin)
             && (resized > 1 + sizeJump || resized < 1 / (1 + sizeJump)) && isSteady(t, eyeDistance: f.eyeDistance)
         if score < options.dropScore || (cutNow && score < options.cutScore) {
             logger.debug("track \(t.id): dropped, appearance \(score)\(cutNow ? " on a cut" : "")")
@@ -533,7 +533,7 @@ public final class FaceTracker {
             // face scores, is partly covered (it went behind another picture): followed, since it
             // comes out again, but not shown, since a fit on what is left of it lands half an eye
             // distance off and grows over the picture in front. Its usual score stays what it was.
-            if slow, t.confirmed, let typical = t.typicalScore, score < min(typical - coveredMargin, 0) {
+            if slow, t.confirmed, let typical = t.typicalScore, scores(score, farUnder: typical, by: coveredMargin) {
                 logger.debug("track \(t.id): followed unseen, appearance \(score) far under its usual \(typical)")
                 t.visible = false
                 return
@@ -769,7 +769,7 @@ public final class FaceTracker {
         // left of it half behind another picture: followed, not shown, and held to its usual
         // score. (Any other start keeps its own: a fast face's blurred start held to its sharp
         // score would be doubted on every fit.)
-        if let usual, score < min(usual - coveredMargin, 0) {
+        if let usual, scores(score, farUnder: usual, by: coveredMargin) {
             track.typicalScore = usual
             track.visible = false
         }
@@ -777,6 +777,12 @@ public final class FaceTracker {
         // Its motion so far, for the next frame's fit to be placed ahead of it.
         if let perFrame { track.previousCentre = FaceFrame(landmarks: fitted).eyeMidpoint - perFrame }
         tracks.append(track)
+    }
+
+    /// Whether a fit's score lies `margin` under what its face usually scores and under 0, which a
+    /// clear face passes: a face with part of it covered scores like that, a dim one does not.
+    private func scores(_ score: Double, farUnder usual: Double, by margin: Double) -> Bool {
+        score < min(usual - margin, 0)
     }
 
     /// Whether the face moved slowly between each of its last four accepted fits.
