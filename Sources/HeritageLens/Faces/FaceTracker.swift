@@ -194,6 +194,9 @@ public final class FaceTracker {
     private var nextID = 1
     private var frameSize = Size(width: 0, height: 0)
     private var frameIndex = 0
+    /// Time between this frame and the last one followed (nil on the first).
+    private var frameSeconds: Double?
+    private var lastFrameTime: Double?
     /// The last frame's gray copy while faces are tracked: where a face's look went since.
     private var previousGray: Image?
     /// Frames of box centres kept per track for late detections.
@@ -215,6 +218,10 @@ public final class FaceTracker {
     let refitDistance = 0.02
     /// Motion per frame, in eye distances, under which a face counts as slow.
     let slowMotion = 0.15
+    /// Eye distances a second over which a face's motion blurs it: 0.3 a frame at 30 fps (the
+    /// `speed` faces move 0.4-0.55 and are blurred by half that; at 0.15 a frame, faces entering
+    /// the frame at 6 px a frame, not blurred at all, went without the lessons that place them).
+    let blurringSpeed = 9.0
     /// How far (in eye distances) a slow face's weak fit may land from both where the face was and
     /// where it was going, and from where its look went, before it counts as slid off.
     let slideDistance = 0.3
@@ -351,6 +358,8 @@ public final class FaceTracker {
     public func update(with gray: Image, frameIndex: Int, time: Double) throws -> [FaceAnchor] {
         frameSize = gray.size
         self.frameIndex = frameIndex
+        frameSeconds = lastFrameTime.map { time - $0 }
+        lastFrameTime = time
         logger[metadataKey: "frame"] = "\(frameIndex)"
         // 1. Follow every visible track with one landmark fit placed from its last landmarks.
         for i in tracks.indices {
@@ -650,7 +659,16 @@ public final class FaceTracker {
             // which also holds for faces the search's threshold would miss (turned, noisy, small).
             if let d = result.detections.max(by: { $0.box.iou(box) < $1.box.iou(box) }), d.box.iou(box) > 0.2 {
                 logger.debug("track \(id): verified by a detection from frame \(result.frameIndex), score \(d.score)")
-                try learnBox(d.box, predicted: region, into: &tracks[i], gray: gray)
+                // A fast face's detection teaches its box nothing: around a face blurred by its
+                // motion the detector's box is a pyramid step or two larger (1.14-1.36 times the
+                // fit's) and, drawn around where the face was a frame before, off along the motion;
+                // a box learnt from it set the next fits a size off and a third of an eye distance
+                // away, where the fit on a blurred face stays until the next good detection. Fast
+                // is per second, since blur is: with frames dropped (`--realtime`, a slow core) a
+                // face moves further between the frames taken without being more blurred.
+                if !isBlurredByMotion(tracks[i]) {
+                    try learnBox(d.box, predicted: region, into: &tracks[i], gray: gray)
+                }
                 tracks[i].lastVerified = max(tracks[i].lastVerified, result.frameIndex)
                 if d.score >= options.detectionThreshold,
                    let then = tracks[i].recentCentres.last(where: { $0.frame == result.frameIndex })?.centre {
@@ -783,6 +801,13 @@ public final class FaceTracker {
     /// clear face passes: a face with part of it covered scores like that, a dim one does not.
     private func scores(_ score: Double, farUnder usual: Double, by margin: Double) -> Bool {
         score < min(usual - margin, 0)
+    }
+
+    /// Whether the face's last move, over the time since the previous frame, is fast enough to
+    /// blur it (`blurringSpeed`); false before a track has moved or on the first frame.
+    private func isBlurredByMotion(_ t: Track) -> Bool {
+        guard let frameSeconds, frameSeconds > 0 else { return false }
+        return t.lastMotion.length >= blurringSpeed * t.frame.eyeDistance * frameSeconds
     }
 
     /// Whether the face moved slowly between each of its last four accepted fits.
