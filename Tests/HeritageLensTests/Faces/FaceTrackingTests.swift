@@ -160,6 +160,33 @@ struct FaceTrackingTests {
         #expect(try anchors(of: scene, frames: 60, options: believing).contains { !$0.faces.isEmpty })
     }
 
+    /// A start under `clearDetectionScore` waits for the second detector's second agreement however
+    /// well its fit scores on the check: live at a quarter core, a turned search found the name tag
+    /// of eval-faces' `look-alikes` (seed 202) at 0.42, its fit scored 0.53, and one agreement
+    /// published it for 125 frames. A slightly blurred face is shown a frame later for it.
+    @Test func aWeakStartIsShownOnlyOnItsSecondAgreementHoweverClearItsFit() throws {
+        let (image, truth) = try portrait()
+        let eye = FaceFrame(landmarks: truth)
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
+            .init(name: "face", image: image) { _ in
+                .similarity(pivot: eye.eyeMidpoint, scale: 36 / eye.eyeDistance, angle: 0, position: Point2(320, 220))
+            },
+        ], effects: .init(noiseSigma: 3, blurSigma: 1))
+        let frame = try Image(width: 640, height: 480), gray = Image()
+        try scene.render(frame: 0, into: frame)
+        try frame.convertToGray(into: gray)
+        // The tracker's search finds this face at 0.85, a weak detection; what makes the start
+        // clear is that its fit scores 0 or above on the check and the second detector agrees at
+        // once (checked here on the fit from a plain search's box).
+        let found = try #require(try Self.detector.detect(in: gray, region: nil, scale: 1).max { $0.score < $1.score })
+        let fit = FaceFrame(landmarks: try Self.predictor.fit(in: gray, box: found.box))
+        #expect(try (Self.appearance.appearance(of: fit, in: gray)?.score ?? -10) >= 0)
+        #expect(try Self.secondOpinion.agrees(with: fit, in: gray))
+
+        let shown = try anchors(of: scene, frames: 10).firstIndex { !$0.faces.isEmpty }
+        #expect(shown == 1, "first shown on frame \(shown.map(String.init) ?? "none")")
+    }
+
     @Test func aFaceFoundByTheBackgroundWorkerIsPickedUpOnALaterFrame() throws {
         let (image, _) = try portrait()
         let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
@@ -179,7 +206,7 @@ struct FaceTrackingTests {
         let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [try portraitLayer(position)],
                                        effects: .init(noiseSigma: 3))
         let frame = try Image(width: 640, height: 480)
-        let grays = try (0...late + 4).map { i in
+        let grays = try (0...late + 5).map { i in
             try scene.render(frame: i, into: frame)
             let gray = Image()
             try frame.convertToGray(into: gray)
@@ -191,8 +218,13 @@ struct FaceTrackingTests {
         #expect(try live.update(with: grays[0], frameIndex: 0, time: 0).isEmpty)
         // Frames 1 ... late - 1 go by while the search runs; its result is taken on frame `late`.
         while live.isDetecting { usleep(1000) }
-        for i in late...late + 4 {
+        for i in late...late + 5 {
             let faces = try live.update(with: grays[i], frameIndex: i, time: Double(i) / 30)
+            // A weak start is shown from its second agreement with the second detector, a fit later.
+            if i == late && faces.isEmpty {
+                #expect(!live.trackIDs.isEmpty, "no track started on frame \(i)")
+                continue
+            }
             let face = try #require(faces.first, "no face on frame \(i)")
             let off = FaceFrame(landmarks: face.landmarks).eyeMidpoint.distance(to: position(i))
             #expect(off < 5, "frame \(i): \(off) px from the face")
