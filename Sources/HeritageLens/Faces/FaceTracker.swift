@@ -39,14 +39,14 @@ public final class FaceTracker {
         public var confirmAtOnceScore = 0.0
         /// A track started from a detection under this score is not published until a second
         /// detector (`FaceSecondOpinion`) has found its face on `secondOpinionAgreements` of its
-        /// fits (and on a third of them), and is dropped when it has not within
-        /// `secondOpinionFrames` frames: dlib's detector and filters score some badges and name
-        /// tags as they score turned or dim faces. Where such a track was dropped, detections under
-        /// this score start nothing for `doubtMemory` seconds (or until a cut), however clear
-        /// the filters call the start. Measured over the look-alikes
-        /// sequence of eight seeds and every `eval-faces` track: look-alikes got at most one
-        /// agreement in 15 fits (one name tag two in ten); every real face agreed first within its
-        /// first five fits and then on at least a third of them.
+        /// fits (and on a third of them), however well its first fit scores on the check, and is
+        /// dropped when it has not within `secondOpinionFrames` frames: dlib's detector and
+        /// filters score some badges and name tags as they score turned or dim faces. Where such
+        /// a track was dropped, detections under this score start nothing for `doubtMemory`
+        /// seconds (or until a cut). Measured over the look-alikes sequence of eight seeds and
+        /// every `eval-faces` track: look-alikes got at most one agreement in 15 fits (one name
+        /// tag two in ten); every real face agreed first within its first five fits and then on
+        /// at least a third of them.
         public var clearDetectionScore = 1.0
         public var secondOpinionAgreements = 2
         public var secondOpinionFrames = 15
