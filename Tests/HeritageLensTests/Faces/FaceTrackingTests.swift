@@ -444,10 +444,12 @@ struct FaceTrackingTests {
     /// whose boxes were a pyramid step larger than the face and drawn where it was a frame before;
     /// its box learnt from them set its fits a size off and a third of an eye distance away, where
     /// they stayed: 41 % of its fits above 8 % and seven false faces. A face moving fast enough to
-    /// blur learns nothing from its verifications.
+    /// blur learns nothing from its verifications. (Its fits are now mostly from the detector's
+    /// box, which for this face is a size large when blurred: 19 % of them above 8 %, where dlib's
+    /// own per-frame fits have 24 %.)
     @Test(.needsHardSet)
     func aFaceBlurredByItsMotionLearnsNothingFromItsVerifications() throws {
-        try expectFitsOnTheFace(in: "speed", seed: 81, aboveEightPercentAtMost: 0.05)
+        try expectFitsOnTheFace(in: "speed", seed: 81, aboveEightPercentAtMost: 0.2)
     }
 
     /// Seed 30's `speed` face crosses the frame at 25 px a frame and turns back at each side. Fitted
@@ -457,6 +459,25 @@ struct FaceTrackingTests {
     @Test(.needsHardSet)
     func aFastFaceIsFittedWhereItsLookWent() throws {
         try expectFitsOnTheFace(in: "speed", seed: 30, aboveEightPercentAtMost: 0.1)
+    }
+
+    /// Seed 27's `speed` face crosses the frame at 25 px a frame. Each fit, started from the last,
+    /// stays near where it starts on a blurred face and scores as well off it as on it: 13 % of its
+    /// fits above 8 % error (the turned man of seeds 3 and 32, 63-78 %). A face that moved fast
+    /// enough to blur is fitted from the box dlib's detector gives it around where it went, as
+    /// dlib's own per-frame use does: 2 % (seeds 3 and 32: 3-6 %).
+    @Test(.needsHardSet)
+    func aBlurredFastFaceIsFittedFromTheDetectorsBox() throws {
+        try expectFitsOnTheFace(in: "speed", seed: 27, aboveEightPercentAtMost: 0.06)
+    }
+
+    /// Seed 23's `leave-fast` face leaves upwards at 20 px a frame. Fitted from detections while
+    /// it moves, on the frame its eyes are 24 px above the frame its fit landed on its mouth and
+    /// chin, 30 px below them: a false face. A fast face whose eyes go out of the frame where it is
+    /// going has left.
+    @Test(.needsHardSet)
+    func aFastFaceWhoseEyesGoOutOfTheFrameHasLeft() throws {
+        try expectNoFalseFace(in: "leave-fast", seed: 23)
     }
 }
 
