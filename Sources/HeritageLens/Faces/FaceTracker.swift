@@ -834,13 +834,18 @@ public final class FaceTracker {
         return t.lastMotion.length >= blurringSpeed * t.frame.eyeDistance * frameSeconds
     }
 
+    /// The face's moves between its last four accepted fits: how far, over how many frames.
+    private func recentMoves(_ t: Track) -> [(distance: Double, frames: Double)] {
+        let recent = t.recentCentres.suffix(4)
+        return zip(recent.dropLast(), recent.dropFirst()).map { a, b in
+            (b.centre.distance(to: a.centre), Double(max(1, b.frame - a.frame)))
+        }
+    }
+
     /// Whether the face moved far enough to blur between any two of its last four accepted fits
     /// (`blurringMove` eye distances a frame).
     private func movedBlurringFast(_ t: Track, eyeDistance: Double) -> Bool {
-        let recent = t.recentCentres.suffix(4)
-        return zip(recent.dropLast(), recent.dropFirst()).contains { a, b in
-            b.centre.distance(to: a.centre) >= blurringMove * eyeDistance * Double(max(1, b.frame - a.frame))
-        }
+        recentMoves(t).contains { $0.distance >= blurringMove * eyeDistance * $0.frames }
     }
 
     /// The fit from the best box dlib's detector finds in a region 2.2 boxes wide around `centre`
@@ -860,10 +865,8 @@ public final class FaceTracker {
 
     /// Whether the face moved slowly between each of its last four accepted fits.
     private func isSteady(_ t: Track, eyeDistance: Double) -> Bool {
-        let recent = t.recentCentres.suffix(4)
-        return recent.count >= 2 && zip(recent.dropLast(), recent.dropFirst()).allSatisfy { a, b in
-            b.centre.distance(to: a.centre) < slowMotion * eyeDistance * Double(max(1, b.frame - a.frame))
-        }
+        let moves = recentMoves(t)
+        return !moves.isEmpty && moves.allSatisfy { $0.distance < slowMotion * eyeDistance * $0.frames }
     }
 
     /// Whether a track follows the face in this detector box.
