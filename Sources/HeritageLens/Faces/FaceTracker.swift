@@ -127,6 +127,9 @@ public final class FaceTracker {
         var typicalScore: Double?
         /// The appearance score of the last accepted fit.
         var lastScore = -10.0
+        /// Followed but not shown on the last frame, its fit scoring far under its usual score
+        /// (part of it covered).
+        var coveredLastFrame = false
         /// Where the fit's detector box was centred on recent frames: a late detection is moved
         /// by how far the face went since the frame it was made on.
         var recentCentres: [(frame: Int, centre: Point2)] = []
@@ -566,11 +569,19 @@ public final class FaceTracker {
             // face scores, is partly covered (it went behind another picture): followed, since it
             // comes out again, but not shown, since a fit on what is left of it lands half an eye
             // distance off and grows over the picture in front. Its usual score stays what it was.
-            if slow, t.confirmed, let typical = t.typicalScore, scores(score, farUnder: typical, by: coveredMargin) {
+            // Slow on this frame too, by its look: a face that starts to leave fast is blurred on
+            // its first fast frame and scores as far under its usual score as a covered one.
+            // Once covered, it is shown again when its fit scores near its usual score: a fit on
+            // what is left of it can score over 0 half an eye distance off.
+            if slow, t.confirmed, let typical = t.typicalScore,
+               scores(score, farUnder: typical, by: coveredMargin) || (t.coveredLastFrame && score < typical - coveredMargin),
+               try !lookMovedFast(f, in: gray) {
                 logger.debug("track \(t.id): followed unseen, appearance \(score) far under its usual \(typical)")
                 t.visible = false
+                t.coveredLastFrame = true
                 return
             }
+            t.coveredLastFrame = false
             // Taken now and then while the face is whole in the frame: a face leaving is looked at
             // as it was before it went.
             if t.confirmed, t.look == nil || t.hits % lookInterval == 0, wholeInside(fitted) {
@@ -861,6 +872,14 @@ public final class FaceTracker {
         let fitted = try predictor.fit(in: gray, box: near.box)
         guard plausibility.check(fitted, previous: t.landmarks) == .plausible, wholeInside(fitted) else { return nil }
         return (fitted, try appearanceScore(of: fitted, boxOffset: t.boxOffset, boxScale: t.boxScale, in: gray))
+    }
+
+    /// Whether the look of the face shown in `f` on the last frame moved `slowMotion` eye
+    /// distances or more by this one (false when it was not found: a covered face's look is gone).
+    private func lookMovedFast(_ f: FaceFrame, in gray: Image) throws -> Bool {
+        guard let previousGray, previousGray.size == gray.size,
+              let moved = try Self.motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) else { return false }
+        return moved.length >= slowMotion * f.eyeDistance
     }
 
     /// Whether the face moved slowly between each of its last four accepted fits.
