@@ -441,6 +441,14 @@ public final class FaceTracker {
             }
         }
         let f = t.frame
+        // Where the face's look went since the last frame, matched once for whichever rule asks.
+        var measuredLookMotion: Point2??
+        func lookMotion() throws -> Point2? {
+            if let measured = measuredLookMotion { return measured }
+            let moved = try self.lookMotion(of: f, in: gray)
+            measuredLookMotion = .some(moved)
+            return moved
+        }
         var centre = f.detectorBoxCentre + (t.boxOffset * f.eyeDistance).rotated(by: f.roll)
         let still = centre
         // Only for a slow face: a fast one's weak score more likely means the fit slipped.
@@ -452,8 +460,7 @@ public final class FaceTracker {
         // motion put it 0.2-0.6 eye distances off on each frame of a fast pass and more where it
         // turned back, and a fit started that far off can settle half on the face, a size too
         // large, and score as well as the right one on a blurred face.
-        if !slow, t.previousCentre != nil, let previousGray, previousGray.size == gray.size,
-           let moved = try Self.motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) {
+        if !slow, t.previousCentre != nil, let moved = try lookMotion() {
             centre = still + moved
         }
         t.previousCentre = f.eyeMidpoint
@@ -536,9 +543,9 @@ public final class FaceTracker {
         let landed = FaceFrame(landmarks: fitted).eyeMidpoint
         let expected = f.eyeMidpoint + (centre - still)
         var slid = false
-        if slow, score < doubtful, !cutNow, let previousGray,
+        if slow, score < doubtful, !cutNow,
            min(landed.distance(to: f.eyeMidpoint), landed.distance(to: expected)) > slideDistance * f.eyeDistance,
-           let moved = try Self.motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) {
+           let moved = try lookMotion() {
             slid = moved.distance(to: landed - f.eyeMidpoint) > slideDistance * f.eyeDistance
         }
         // A steady face's fit 15 % larger or smaller than the face shown, scoring under what the
@@ -575,7 +582,7 @@ public final class FaceTracker {
             // what is left of it can score over 0 half an eye distance off.
             if slow, t.confirmed, let typical = t.typicalScore,
                scores(score, farUnder: typical, by: coveredMargin) || (t.coveredLastFrame && score < typical - coveredMargin),
-               try !lookMovedFast(f, in: gray) {
+               try (lookMotion()?.length ?? 0) < slowMotion * f.eyeDistance {
                 logger.debug("track \(t.id): followed unseen, appearance \(score) far under its usual \(typical)")
                 t.visible = false
                 t.coveredLastFrame = true
@@ -874,12 +881,11 @@ public final class FaceTracker {
         return (fitted, try appearanceScore(of: fitted, boxOffset: t.boxOffset, boxScale: t.boxScale, in: gray))
     }
 
-    /// Whether the look of the face shown in `f` on the last frame moved `slowMotion` eye
-    /// distances or more by this one (false when it was not found: a covered face's look is gone).
-    private func lookMovedFast(_ f: FaceFrame, in gray: Image) throws -> Bool {
-        guard let previousGray, previousGray.size == gray.size,
-              let moved = try Self.motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1) else { return false }
-        return moved.length >= slowMotion * f.eyeDistance
+    /// How far the look of the face shown in `f` on the last frame moved by this one; nil when
+    /// it was not found (a cut, a face gone or covered) or there is no last frame to match.
+    private func lookMotion(of f: FaceFrame, in gray: Image) throws -> Point2? {
+        guard let previousGray, previousGray.size == gray.size else { return nil }
+        return try Self.motion(of: f.detectorBox, from: previousGray, to: gray, frames: 1)
     }
 
     /// Whether the face moved slowly between each of its last four accepted fits.
