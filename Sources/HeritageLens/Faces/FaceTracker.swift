@@ -63,6 +63,11 @@ public final class FaceTracker {
         /// background under -1.2 (measured on the shared faces and the Debian photos).
         public var keepScore = -1.2
         public var confirmScore = -0.9
+        /// What a strong start's fit must score with the check's window placed as its detector's
+        /// box sits, when it scores under `confirmScore` as its landmarks place it: turned faces
+        /// scored -0.1 to -0.77 there; starts at -0.84 to -0.89 were a dark face's fit slid half
+        /// off it and turned faces the second detector then refused (docs/faces.md, Acquisition).
+        public var placedStartScore = -0.8
         public var dropScore = -2.0
         public var cutScore = -0.6
         /// A confirmed track whose face the detector itself found within `verifiedFrames` (a
@@ -773,6 +778,18 @@ public final class FaceTracker {
                 if similarity >= options.lookMatch, similarity > known?.similarity ?? -1 { known = (i, similarity) }
             }
         }
+        // A strong detection whose fit the check doubts is checked again in the detector's own
+        // box: for a face turned well away, the window the landmarks place sits a fifth to a
+        // third smaller and off to the side of the one the detector scored (seed 38's
+        // `backlight-35`: found at 0.25-0.45 every few searches, its fits -0.9 to -1.15, so never
+        // started). Not weak starts: in their own box the look-alikes' badges score as detected.
+        var placed: (offset: Point2, scale: Double)?
+        if score > -10, score < options.confirmScore, detection.score >= options.detectionThreshold,
+           let relation = Self.boxRelation(of: detection.box, to: found) {
+            let there = try appearanceScore(of: fitted, boxOffset: relation.offset, boxScale: relation.scale, in: gray)
+            logger.debug("detection: appearance \(there) in its own box (offset \(relation.offset), scale \(relation.scale))")
+            if there >= options.placedStartScore { (score, placed) = (there, relation) }
+        }
         // A weak detection (a washed-out or turned face, or a badge) starts a track only when its
         // fitted face looks like one to the filters at their own threshold.
         let needed = detection.score >= options.detectionThreshold || known != nil
@@ -814,6 +831,13 @@ public final class FaceTracker {
         var track = Track(id: id, landmarks: fitted,
                           smoother: AnchorSmoother(points: 68, options: options.smoothing),
                           smoothed: fitted, lastSeen: time)
+        if let placed {
+            // Its fits placed as its detection's box was: the check's window stays where it
+            // scored, and the box the landmarks predict for a turned face is a size small.
+            track.boxOffset = placed.offset
+            track.boxScale = placed.scale
+            track.boxSamples = 1
+        }
         // A face reclaimed where a published one was just lost needs no second opinion.
         // Even a start the filters call clear waits for a second agreement: a name tag found at
         // 0.42 fitted to 0.53 and, with the cascade's one agreement, stayed a face for 125 frames.
@@ -927,6 +951,17 @@ public final class FaceTracker {
                                                                     scale: min(1, 32 / middle.width)),
               correlation >= minimumPatchCorrelation else { return nil }
         return move
+    }
+
+    /// How a detector's box sits against the box `landmarks` predict, as a track's `boxOffset` and
+    /// `boxScale`; nil when the box is turned or too far off to be the same face's.
+    private static func boxRelation(of box: Rect, to landmarks: [Point2]) -> (offset: Point2, scale: Double)? {
+        let f = FaceFrame(landmarks: landmarks)
+        guard f.eyeDistance > 1, abs(f.roll) < 0.2 else { return nil }
+        let offset = ((box.centre - f.detectorBoxCentre) * (1 / f.eyeDistance)).rotated(by: -f.roll)
+        let scale = box.width / f.detectorBoxSide
+        guard abs(offset.x) < 0.5, abs(offset.y) < 0.5, scale > 0.7, scale < 1.4 else { return nil }
+        return (offset, scale)
     }
 
     /// Folds what this detection shows into the track's box relation: a running mean (the
