@@ -957,9 +957,19 @@ public final class FaceTracker {
     /// `boxScale`; nil when the box is turned or too far off to be the same face's.
     private static func boxRelation(of box: Rect, to landmarks: [Point2]) -> (offset: Point2, scale: Double)? {
         let f = FaceFrame(landmarks: landmarks)
-        guard f.eyeDistance > 1, abs(f.roll) < 0.2 else { return nil }
-        let offset = ((box.centre - f.detectorBoxCentre) * (1 / f.eyeDistance)).rotated(by: -f.roll)
-        let scale = box.width / f.detectorBoxSide
+        guard abs(f.roll) < 0.2 else { return nil }
+        return boxRelation(of: box, around: f.detectorBoxCentre, side: f.detectorBoxSide, eyeDistance: f.eyeDistance,
+                           roll: f.roll)
+    }
+
+    /// How a detector's box sits against a predicted box (`centre`, `side`, of a face `eyeDistance`
+    /// between the eyes, rolled by `roll`): offset in eye distances in the face's frame, and
+    /// scale; nil when it is too far off to be the same face's.
+    private static func boxRelation(of box: Rect, around centre: Point2, side: Double, eyeDistance: Double,
+                                    roll: Double) -> (offset: Point2, scale: Double)? {
+        guard eyeDistance > 1 else { return nil }
+        let offset = ((box.centre - centre) * (1 / eyeDistance)).rotated(by: -roll)
+        let scale = box.width / side
         guard abs(offset.x) < 0.5, abs(offset.y) < 0.5, scale > 0.7, scale < 1.4 else { return nil }
         return (offset, scale)
     }
@@ -971,11 +981,9 @@ public final class FaceTracker {
     /// that arrives frames later still compares like with like.
     private func learnBox(_ detected: Rect, predicted region: Rect, into t: inout Track, gray: Image) throws {
         let side = region.width / 1.8
-        let eyeDistance = side / FaceFrame.detectorBoxWidth
-        guard eyeDistance > 1 else { return }
-        let offset = ((detected.centre - region.centre) * (1 / eyeDistance)).rotated(by: -t.frame.roll)
-        let scale = detected.width / side
-        guard abs(offset.x) < 0.5, abs(offset.y) < 0.5, scale > 0.7, scale < 1.4 else { return }
+        guard let (offset, scale) = Self.boxRelation(of: detected, around: region.centre, side: side,
+                                                     eyeDistance: side / FaceFrame.detectorBoxWidth,
+                                                     roll: t.frame.roll) else { return }
         let k = max(0.2, 1 / Double(t.boxSamples + 2))
         let learntOffset = t.boxOffset * (1 - k) + offset * k
         let learntScale = t.boxScale * (1 - k) + scale * k
