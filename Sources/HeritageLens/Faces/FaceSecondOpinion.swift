@@ -33,9 +33,14 @@ public final class FaceSecondOpinion {
         self.options = options
     }
 
-    /// Whether the cascade finds a face in `face`'s detector box on `gray`.
-    public func agrees(with face: FaceFrame, in gray: Image) throws -> Bool {
-        try cascade.confirms(centre: face.detectorBoxCentre, side: face.detectorBoxSide, roll: face.roll,
-                             window: options.window, minimumNeighbours: options.minimumNeighbours, in: gray)
+    /// Whether the cascade finds a face in `face`'s detector box on `gray`, placed as the track
+    /// learnt its detector's box sits against its landmarks (`boxOffset` in eye distances, turned
+    /// with the face; `boxScale` of the side): a face turned well away has its box a fifth to a
+    /// third smaller than, and to one side of, the one its landmarks predict.
+    public func agrees(with face: FaceFrame, boxOffset: Point2 = Point2(0, 0), boxScale: Double = 1,
+                       in gray: Image) throws -> Bool {
+        let centre = face.detectorBoxCentre + (boxOffset * face.eyeDistance).rotated(by: face.roll)
+        return try cascade.confirms(centre: centre, side: face.detectorBoxSide * boxScale, roll: face.roll,
+                                    window: options.window, minimumNeighbours: options.minimumNeighbours, in: gray)
     }
 }

@@ -47,4 +47,18 @@ struct FaceSecondOpinionTests {
         let off = FaceFrame(detection: Rect(x: box.x + box.width * 0.6, y: box.y, width: box.width, height: box.height))
         #expect(try !opinion.agrees(with: off, in: gray))
     }
+
+    /// A face whose landmarks put its box off to one side and too large (as a turned face's do)
+    /// is found when the box is placed back where it sits, and not without.
+    @Test func looksWhereTheBoxIsPlaced() throws {
+        let gray = try astronaut()
+        let box = try #require(try HOGFaceDetector().detect(in: gray, region: nil, scale: 1).max { $0.score < $1.score }).box
+        let face = FaceFrame(detection: box)
+        let shift = Point2(face.detectorBoxSide * 0.6, 0)
+        let predicted = FaceFrame(eyeMidpoint: face.eyeMidpoint + shift, eyeDistance: face.eyeDistance * 1.3, roll: 0)
+        #expect(try !opinion.agrees(with: predicted, in: gray))
+        // The offset is in the predicted face's eye distances, the scale of its box's side.
+        let offset = (face.detectorBoxCentre - predicted.detectorBoxCentre) * (1 / predicted.eyeDistance)
+        #expect(try opinion.agrees(with: predicted, boxOffset: offset, boxScale: 1 / 1.3, in: gray))
+    }
 }
