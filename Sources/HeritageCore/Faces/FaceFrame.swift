@@ -36,6 +36,13 @@ public struct FaceFrame: Hashable, Sendable {
 
     public var detectorBoxSide: Double { Self.detectorBoxWidth * eyeDistance }
 
+    /// The detector box's centre moved by `offset` eye distances in the face's own frame (turned
+    /// with it): where a face's box sits when it is unlike the average the predictor was trained
+    /// on, as a track learns it (a turned face's box lies to one side of the predicted one).
+    public func detectorBoxCentre(offsetBy offset: Point2) -> Point2 {
+        detectorBoxCentre + (offset * eyeDistance).rotated(by: roll)
+    }
+
     /// The axis-aligned detector box (for association with detections).
     public var detectorBox: Rect {
         let c = detectorBoxCentre, s = detectorBoxSide

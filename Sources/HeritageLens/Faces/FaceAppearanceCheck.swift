@@ -28,7 +28,7 @@ public final class FaceAppearanceCheck {
     /// tenth of the box's side) off its centre; nil when no window scored at all.
     public func appearance(of frame: FaceFrame, in gray: Image, boxOffset: Point2 = Point2(0, 0),
                            boxScale: Double = 1, reach: Int = 1) throws -> FaceAppearance? {
-        let centre = frame.detectorBoxCentre + (boxOffset * frame.eyeDistance).rotated(by: frame.roll)
+        let centre = frame.detectorBoxCentre(offsetBy: boxOffset)
         let side = frame.detectorBoxSide * boxScale
         guard let best = try scanner.bestWindow(in: gray, centre: centre, side: side, roll: frame.roll, reach: reach)
         else { return nil }

@@ -39,8 +39,7 @@ public final class FaceSecondOpinion {
     /// third smaller than, and to one side of, the one its landmarks predict.
     public func agrees(with face: FaceFrame, boxOffset: Point2 = Point2(0, 0), boxScale: Double = 1,
                        in gray: Image) throws -> Bool {
-        let centre = face.detectorBoxCentre + (boxOffset * face.eyeDistance).rotated(by: face.roll)
-        return try cascade.confirms(centre: centre, side: face.detectorBoxSide * boxScale, roll: face.roll,
-                                    window: options.window, minimumNeighbours: options.minimumNeighbours, in: gray)
+        try cascade.confirms(centre: face.detectorBoxCentre(offsetBy: boxOffset), side: face.detectorBoxSide * boxScale,
+                             roll: face.roll, window: options.window, minimumNeighbours: options.minimumNeighbours, in: gray)
     }
 }

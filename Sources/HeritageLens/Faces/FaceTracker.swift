@@ -457,7 +457,7 @@ public final class FaceTracker {
             measuredLookMotion = .some(moved)
             return moved
         }
-        var centre = f.detectorBoxCentre + (t.boxOffset * f.eyeDistance).rotated(by: f.roll)
+        var centre = f.detectorBoxCentre(offsetBy: t.boxOffset)
         let still = centre
         // Only for a slow face: a fast one's weak score more likely means the fit slipped.
         let slow = t.previousCentre.map { f.eyeMidpoint.distance(to: $0) < slowMotion * f.eyeDistance } ?? false
@@ -620,7 +620,7 @@ public final class FaceTracker {
         // A fit that had to move far from where it started (a fast move the prediction missed) is
         // fitted again from where it landed: the cascade is accurate only near its start.
         let landed = FaceFrame(landmarks: fitted)
-        let landedCentre = landed.detectorBoxCentre + (t.boxOffset * landed.eyeDistance).rotated(by: landed.roll)
+        let landedCentre = landed.detectorBoxCentre(offsetBy: t.boxOffset)
         if landedCentre.distance(to: centre) > refitDistance * side {
             fitted = try predictor.fit(in: gray, centre: landedCentre, side: landed.detectorBoxSide * t.boxScale,
                                        roll: landed.roll)
