@@ -126,7 +126,7 @@ int32_t cb_image_read(cb_image *dst, const char *path) {
         cv::Mat m = cv::imread(path, cv::IMREAD_UNCHANGED);
         if (m.empty()) {
             std::string said = messages.summary();
-            cbridge::set_error(said.empty() ? "no decoder accepts it" : said);
+            cbridge::set_error(said.empty() ? "no image decoder accepts it; give a PNG, JPEG, BMP, TIFF, WebP or PNM file" : said);
             return -1;
         }
         dst->mat = m;

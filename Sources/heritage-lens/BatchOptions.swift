@@ -16,7 +16,7 @@ struct BatchOptions: ParsableArguments {
     @Flag(help: "Process inputs whose outputs are already complete (by default a batch run again skips them: it resumes).")
     var force = false
 
-    @Option(help: ArgumentHelp("Take only the inputs at positions I, I+N, ... of the sorted list; auto/N reads I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array).", valueName: "I/N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Take only the inputs at positions I, I+N, ... of the sorted list; auto/N reads I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array).", valueName: "I/N"))
     var shard: String?
 
     /// The outputs asked for, in a fixed order.
@@ -45,7 +45,16 @@ struct BatchOptions: ParsableArguments {
     func validate() throws {
         if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
         _ = try kinds()
-        if let shard, !shard.hasPrefix("auto/") { _ = try selection() }
+        // auto/N's index comes from the scheduler at run time; its form and N are checked now.
+        if let shard {
+            do {
+                let environment = shard.hasPrefix("auto/") ? [ShardSelection.indexVariables[0]: "0"]
+                    : ProcessInfo.processInfo.environment
+                _ = try ShardSelection(parsing: shard, environment: environment)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
     }
 
     /// Whether any batch-only option was given (they need a batch).

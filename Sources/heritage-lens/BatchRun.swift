@@ -86,9 +86,16 @@ struct BatchRun {
             throw ExitCodeInterrupted().exitCode
         }
         if !failed.isEmpty {
-            for f in failed.prefix(5) { logger.error("\(f.input): \(f.error ?? "failed")") }
+            // Again after the progress lines, where a user looks first.
+            for f in failed.prefix(5) { logger.error("failed: \(Self.naming(f.input, in: f.error ?? "failed"))") }
+            if failed.count > 5 { logger.error("and \(failed.count - 5) more failed inputs: see \(summaryPath)") }
             throw ExitCode(1)
         }
+    }
+
+    /// An input's error naming it once: most errors start with the file already.
+    static func naming(_ path: String, in text: String) -> String {
+        text.hasPrefix(path) ? text : "\(path): \(text)"
     }
 
     private func process(_ input: BatchInput, models: SharedModels, progress: BatchProgress, stop: StopRequest) -> BatchRecord {
@@ -134,7 +141,7 @@ struct BatchRun {
             let text: String
             if let e = error as? PipelineError { text = "\(e.underlying)" } else { text = "\(error)" }
             record.error = text
-            if record.status == .failed { logger.error("\(input.path): \(text); going on with the next input") }
+            if record.status == .failed { logger.error("\(Self.naming(input.path, in: text)); the batch carries on") }
         }
         record.faces = tally.faceIDs.count
         record.framesWithFaces = tally.framesWithFaces

@@ -37,7 +37,7 @@ struct Calibrate: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Views to collect live.", valueName: "n"))
     var views: Int = 20
 
-    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the calibration (default: Calibration/<camera>-<W>x<H>.yml).", valueName: "file"))
+    @Option(name: [.customShort("o"), .long], help: ArgumentHelp("Where to write the calibration (default: the project's Calibration/<camera>-<W>x<H>.yml, or HERITAGE_LENS_CALIBRATION's folder, where run and process look).", valueName: "file"))
     var output: String?
 
     @Option(help: ArgumentHelp("Write a printable board (SVG) for --board and --square-mm, and exit.", valueName: "file"))
@@ -69,7 +69,7 @@ struct Calibrate: ParsableCommand {
             plan.inputFolder("--images", images)
             plan.output("--write-board", writeBoard)
             plan.output("-o", writeBoard == nil ? output : nil)
-            if writeBoard == nil && output == nil { plan.outputFolder("-o (default)", "Calibration") }
+            if writeBoard == nil && output == nil { plan.outputFolder("-o (default)", CalibrationStore.standard.folder) }
             try plan.check()
             if let writeBoard {
                 try WholeFile.write(board.svg, to: writeBoard)
@@ -146,7 +146,9 @@ struct Calibrate: ParsableCommand {
     private func finish(_ calibrator: ChessboardCalibrator, cameraName: String) throws {
         let result = try calibrator.solve()
         let k = result.intrinsics
-        let file = output ?? "Calibration/" + CalibrationStore.fileName(camera: cameraName, size: calibrator.imageSize)
+        // By default where run and process look for it, wherever this is run from.
+        let file = output ?? (CalibrationStore.standard.folder as NSString)
+            .appendingPathComponent(CalibrationStore.fileName(camera: cameraName, size: calibrator.imageSize))
         let date = ISO8601DateFormatter().string(from: Date())
         try CalibrationFile.write(k, camera: cameraName, rms: result.rms, date: date, to: file)
         print(String(format: "RMS reprojection error %.3f px over %d views", result.rms, result.viewErrors.count))

@@ -78,11 +78,45 @@ struct RunOptions: ParsableArguments {
 
     /// Sets up logging and OpenCV for a run; call once, first.
     func configureProcess() -> Logger {
+        Self.configureProcess(verbose: verbose, libraryLogs: libraryLogs, threads: threads)
+    }
+
+    static func configureProcess(verbose: Int, libraryLogs: Bool, threads: Int) -> Logger {
         let level: Logger.Level = verbose >= 3 ? .trace : verbose == 2 ? .debug : verbose == 1 ? .info : .notice
         LoggingSystem.bootstrap { label in TerminalLogHandler(logLevel: level, label: label) }
         OpenCVRuntime.setLogging(warnings: libraryLogs)
-        OpenCVRuntime.setThreadCount(threads)
+        // No more than the CPUs there are: TBB refuses more with a warning of its own on stderr.
+        OpenCVRuntime.setThreadCount(min(threads, max(1, ProcessInfo.processInfo.activeProcessorCount)))
         return Logger(label: "heritage-lens")
+    }
+}
+
+/// What the evaluations take of `RunOptions`: the sequences are generated at their own length and
+/// size and scored on anchors, so frame limits, analysis size, masks and rendering do not apply.
+struct EvaluationRunOptions: ParsableArguments {
+    @Option(help: "Quality tier: low, high or auto.")
+    var tier: TierSetting = .low
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame budget for --tier auto, in ms (default: one frame period, 33.3).", valueName: "ms"))
+    var budgetMs: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("OpenCV worker threads (1 = as a weak single core runs it).", valueName: "n"))
+    var threads: Int = 1
+
+    @Flag(name: .shortAndLong, help: "More log lines (-v info, -vv debug, -vvv trace).")
+    var verbose: Int
+
+    @Flag(help: "Let OpenCV's and FFmpeg's own warnings through.")
+    var libraryLogs = false
+
+    func validate() throws {
+        if let budgetMs, !(budgetMs > 0 && budgetMs <= 10_000) { throw ValidationError("--budget-ms must be more than 0 and at most 10000") }
+        if threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
+    }
+
+    /// Sets up logging and OpenCV for a run; call once, first.
+    func configureProcess() -> Logger {
+        RunOptions.configureProcess(verbose: verbose, libraryLogs: libraryLogs, threads: threads)
     }
 }
 
@@ -149,8 +183,15 @@ struct UsageFailure: Error, CustomStringConvertible {
 
 /// Prints `error` as one line on stderr and exits non-zero; ArgumentParser's own errors pass.
 func exitWithOneLine(_ error: Error) -> Never {
-    let text: String
-    if let e = error as? PipelineError { text = "\(e.underlying)" } else { text = "\(error)" }
+    var text: String
+    if let e = error as? PipelineError {
+        text = "\(e.underlying)"
+        // On the same line: a second line before the error read as a separate event.
+        let n = e.summary.framesProcessed
+        if n > 0 { text += " (stopped after \(n) frame\(n == 1 ? "" : "s"); the outputs written so far are closed and readable)" }
+    } else {
+        text = "\(error)"
+    }
     FileHandle.standardError.write(Data("heritage-lens: error: \(text)\n".utf8))
     exit(error is UsageFailure ? 64 : 1)
 }

@@ -22,11 +22,12 @@ struct EvalCards: ParsableCommand {
 
 
     @OptionGroup var sequences: SequenceOptions
-    @OptionGroup var options: RunOptions
+    @OptionGroup var options: EvaluationRunOptions
 
     func run() throws {
         _ = options.configureProcess()
         do {
+            try sequences.outputPlan.check()
             let built = try CardSequenceBuilder(
                 cardFolder: cards, distractors: ["Samples/debian/astronaut.png", "Samples/debian/chelsea.png"]).build()
             let set = try CardSet(folder: cards)

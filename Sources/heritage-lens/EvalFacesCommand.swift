@@ -51,13 +51,9 @@ struct EvalFaces: ParsableCommand {
     var scoreAnchors: String?
 
     @OptionGroup var sequences: SequenceOptions
-    @OptionGroup var options: RunOptions
+    @OptionGroup var options: EvaluationRunOptions
 
     func validate() throws {
-        var plan = OutputPlan()
-        plan.output("--json", json)
-        plan.outputFolder("--export", export)
-        do { try plan.check() } catch { throw ValidationError("\(error)") }
         if export != nil, scoreAnchors != nil {
             throw ValidationError("--export and --score-anchors are two steps: export, run process on the videos, then score")
         }
@@ -69,6 +65,10 @@ struct EvalFaces: ParsableCommand {
     func run() throws {
         _ = options.configureProcess()
         do {
+            var plan = sequences.outputPlan
+            plan.output("--json", json)
+            plan.outputFolder("--export", export)
+            try plan.check()
             let xmls = ((try? FileManager.default.contentsOfDirectory(atPath: faces)) ?? [])
                 .filter { $0.hasSuffix(".xml") }.sorted().map { (faces as NSString).appendingPathComponent($0) }
             guard !xmls.isEmpty else {

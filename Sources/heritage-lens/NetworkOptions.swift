@@ -28,7 +28,7 @@ struct NetworkOptions: ParsableArguments {
             do { _ = try ServeAddress(serve) } catch { throw ValidationError("\(error)") }
         }
         if !(1...100).contains(streamQuality) { throw ValidationError("--stream-quality must be between 1 and 100") }
-        if !(streamFps > 0 && streamFps <= 120) { throw ValidationError("--stream-fps must be between 0 and 120") }
+        if !(streamFps > 0 && streamFps <= 120) { throw ValidationError("--stream-fps must be more than 0 and at most 120") }
     }
 
     /// Starts the outputs asked for (resolving hosts, binding the port); nil when none.

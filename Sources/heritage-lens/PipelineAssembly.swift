@@ -221,7 +221,7 @@ struct PipelineAssembly {
                 logger.notice("the reader of standard output closed it; stopped after \(error.summary.framesProcessed) frames, other outputs finalized")
                 return error.summary
             }
-            logger.notice("stopped after \(error.summary.framesProcessed) frames; outputs written so far are closed")
+            // The caller says how many frames were done, on the error's own line.
             throw error
         }
         progress.finish()

@@ -165,8 +165,12 @@ struct Process: ParsableCommand {
         var plan = OutputPlan()
         if exists && isDirectory.boolValue { plan.inputFolder("INPUT", input) } else { plan.input("INPUT", input) }
         if exists && (isDirectory.boolValue || ImageSource.imageExtensions.contains(ext)) {
-            return (try ImageSource(path: input, framesPerSecond: imageRate, repeats: repeatCount, realtime: realtime,
-                                    maximumSide: maxFrameSide), plan)
+            do {
+                return (try ImageSource(path: input, framesPerSecond: imageRate, repeats: repeatCount, realtime: realtime,
+                                        maximumSide: maxFrameSide), plan)
+            } catch SourceError.noImages(let folder) where isDirectory.boolValue {
+                throw CommandFailure("\(SourceError.noImages(inFolder: folder)); for a folder of videos, process them as a batch with --output-dir DIR")
+            }
         }
         let video = try VideoFileSource(path: input, options: .init(realtime: realtime, loop: loop, maximumSide: maxFrameSide))
         return (cores > 1 ? ReadAheadSource(video) : video, plan)

@@ -15,11 +15,12 @@ struct SequenceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Also write each sequence as <dir>/<name>.mp4 with the anchors drawn.", valueName: "dir"))
     var videos: String?
 
-    func validate() throws {
-        // Before minutes of evaluation, not after the first sequence.
+    /// The outputs to check before minutes of evaluation, not after the first sequence (in
+    /// `run`: a refused output exits 1, as every command's does, not 64 with the usage).
+    var outputPlan: OutputPlan {
         var plan = OutputPlan()
         plan.outputFolder("--videos", videos)
-        do { try plan.check() } catch { throw ValidationError("\(error)") }
+        return plan
     }
 
     /// The sequences `--only` names, in their own order; a name that is none of them is an error

@@ -28,7 +28,7 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
         case .fileNotFound(let p):
             return "\(p): no such file; check the path"
         case .isDirectory(let p):
-            return "\(p): is a folder, not a video file; name a file inside it (or use images mode for a folder of images)"
+            return "\(p): is a folder, not a video file; name a video file inside it"
         case .notReadable(let p):
             return "\(p): permission denied; make the file readable (chmod +r)"
         case .emptyFile(let p):

@@ -102,6 +102,35 @@ struct MessageTests {
         #expect(String(decoding: check.stdout, as: UTF8.self).contains("blank          ....."), "\(check.stdout)")
     }
 
+    /// Found by a new user's pass over the commands: each said too little, too much or the wrong
+    /// thing, or took a value it then ignored.
+    @Test func valuesAndFailuresAreStatedOnceAndRight() throws {
+        let dir = TestPaths.scratch()
+        _ = try CLI.sample(in: dir)
+        try expectOneLine(["process", "in.mp4", "--stream-fps", "0"], in: dir, "--stream-fps must be more than 0 and at most 120")
+        for shard in ["auto/0", "-1/2"] {
+            let r = try CLI.run(["process", "in.mp4", "--output-dir", ".", "--shard", shard], in: dir)
+            #expect(r.status == 64 && r.stderr.contains("--shard \(shard)"), "\(shard): \(r.status) \(r.stderr)")
+        }
+        // The evaluations' sequences have their own length: no --frames to ignore.
+        #expect(try CLI.run(["eval-cards", "--only", "still", "--frames", "5"], in: TestPaths.packageRoot).status == 64)
+        try "not a video".write(toFile: "\(dir)/text.mp4", atomically: true, encoding: .utf8)
+        try expectOneLine(["cards", "check", "text.mp4"], in: dir, "give a PNG, JPEG")
+        try FileManager.default.createDirectory(atPath: "\(dir)/empty", withIntermediateDirectories: true)
+        try expectOneLine(["process", "empty"], in: dir, "for a folder of videos, process them as a batch with --output-dir")
+        try expectOneLine(["bench", "empty"], in: dir, "empty: is a folder, not a video file; name a video file inside it")
+
+        // A batch names a failed input once on its line, and again at the end.
+        try FileManager.default.createDirectory(atPath: "\(dir)/videos", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
+        try Data(repeating: 7, count: 2000).write(to: URL(fileURLWithPath: "\(dir)/videos/broken.mp4"))
+        let batch = try CLI.run(["process", "videos", "--output-dir", "out"], in: dir)
+        #expect(batch.status == 1)
+        let named = batch.stderrLines.filter { $0.contains("videos/broken.mp4") }
+        #expect(named.count == 2 && named.allSatisfy { $0.components(separatedBy: "videos/broken.mp4").count == 2 },
+                "\(batch.stderr)")
+    }
+
     @Test func anAbsoluteCardImagePathIsKept() throws {
         let dir = TestPaths.scratch()
         let card = TestPaths.packageRoot + "/Samples/cards/chunfen.png"
