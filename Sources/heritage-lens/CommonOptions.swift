@@ -151,7 +151,7 @@ struct FaceOptions: ParsableArguments {
 
 /// Which cards are looked for.
 struct CardOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Folder of card images with cards.json (ids, images, widths in metres).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Folder of card images with cards.json (ids, images, widths in metres) (default: the project's Samples/cards, when it is there).", valueName: "dir"))
     var cards: String?
 
     @Flag(help: "Do not look for cards.")

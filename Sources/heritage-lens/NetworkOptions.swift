@@ -6,10 +6,10 @@ import Logging
 /// Outputs for other programs over the network: OSC receivers and the live server
 /// (docs/network-outputs.md).
 struct NetworkOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Send anchors as OSC over UDP to HOST:PORT: FaceOSC's messages for the first face and /heritage/… for everything (repeat for more receivers; FaceOSC templates listen on 8338).", valueName: "host:port"))
+    @Option(help: ArgumentHelp("Send anchors as OSC over UDP to HOST:PORT: FaceOSC's messages for the first face and /heritage/… for everything (repeat for more receivers; FaceOSC templates listen on 8338). In process, with --realtime.", valueName: "host:port"))
     var osc: [String] = []
 
-    @Option(help: ArgumentHelp("Serve a viewer page, /stream.mjpg, the anchors over WebSocket (/anchors) and /metrics.json on [HOST:]PORT (host 127.0.0.1 unless named).", valueName: "[host:]port"))
+    @Option(help: ArgumentHelp("Serve a viewer page, /stream.mjpg, the anchors over WebSocket (/anchors) and /metrics.json on [HOST:]PORT (host 127.0.0.1 unless named). In process, with --realtime.", valueName: "[host:]port"))
     var serve: String?
 
     @Option(help: ArgumentHelp("JPEG quality of /stream.mjpg, 1-100.", valueName: "q"))

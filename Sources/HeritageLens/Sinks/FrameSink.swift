@@ -50,7 +50,10 @@ public enum SinkError: Error, CustomStringConvertible, Equatable {
             return "\(p): cannot write video (\(reason))"
         case .writeFailed(let p, let reason):
             let full = reason.contains("No space left") || reason.contains("quota")
-            return "\(p): write failed (\(reason))" + (full ? "; free some space or write to another disk" : "")
+            // A file that cannot even be made where its folder exists: /proc, /sys, a FUSE mount.
+            let cannotMake = reason.contains("No such file") || reason.contains("not permitted")
+            return "\(p): write failed (\(reason))" + (full ? "; free some space or write to another disk"
+                : cannotMake ? "; this folder takes no new files, choose another path" : "")
         case .readerClosed(let p):
             return "\(p): the reader closed the pipe"
         case .overwritesInput(let p, let option, let input, let inputOption):
