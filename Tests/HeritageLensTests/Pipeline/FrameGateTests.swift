@@ -48,11 +48,14 @@ import Testing
         try picture.fill(blue: 40, green: 120, red: 200)
         let small = Image()
         return IdleTimeWorker(name: "gate test", background: true) { _, _, milliseconds in
-            started.set()
             let clock = SystemClock()
             let start = clock.nanoseconds()
             var samples: [(wall: UInt64, cpu: UInt64)] = []
             samples.reserveCapacity(100_000)
+            // The first sample before the test hears of the start: a frame begun after that always
+            // has one before it, however late the loaded machine runs the job's first step.
+            samples.append((start, threadCPUNanoseconds()))
+            started.set()
             while Double(clock.nanoseconds() - start) / 1e6 < milliseconds {
                 try picture.resize(into: small, width: 317, height: 233, interpolation: .area)
                 samples.append((clock.nanoseconds(), threadCPUNanoseconds()))
@@ -65,7 +68,7 @@ import Testing
         let started = StartFlag()
         let worker = try samplingWorker(started: started)
         defer { worker.finish() }
-        try worker.submit(150, on: try tinyGray(), frameIndex: 0)
+        try worker.submit(300, on: try tinyGray(), frameIndex: 0)
         // The job must be running when the frame begins (a loaded machine can take a while to
         // give the nice-10 worker the core), or it is held at its start instead of paused.
         #expect(started.wait(seconds: 5))
@@ -86,16 +89,13 @@ import Testing
         // sleeps; on two cores it has one of its own); a loaded machine only gives it less, which
         // is why this counts CPU, not pauses: under load the job may never run during a frame.
         let from = began + 2_000_000
-        func cpu(at time: UInt64) -> UInt64? { samples.last(where: { $0.wall <= time })?.cpu }
-        let inside = samples.filter { $0.wall >= from && $0.wall <= ended }
-        guard let first = cpu(at: from), let last = inside.last?.cpu ?? cpu(at: ended) else {
-            Issue.record("the job was not running when the frame began")
-            return
-        }
-        let frameMilliseconds = Double(ended - from) / 1e6
-        let gotMilliseconds = Double(last - first) / 1e6
-        #expect(samples.last!.wall > ended, "the job ended before the frame did")
-        #expect(gotMilliseconds < frameMilliseconds * 0.4,
+        // Up to the frame's end, or the job's when a starved test thread let the job run out first.
+        let until = min(ended, samples.last!.wall)
+        func cpu(at time: UInt64) -> UInt64 { samples.last(where: { $0.wall <= time })!.cpu }
+        let frameMilliseconds = Double(until) / 1e6 - Double(from) / 1e6
+        #expect(frameMilliseconds > 10, "the job ran \(frameMilliseconds) ms into the frame; the test thread was starved")
+        let gotMilliseconds = until > from ? Double(cpu(at: until) - cpu(at: from)) / 1e6 : 0
+        #expect(gotMilliseconds < max(0, frameMilliseconds) * 0.4,
                 "the job got \(gotMilliseconds) ms of CPU in a frame of \(frameMilliseconds) ms")
     }
 
