@@ -142,6 +142,10 @@ struct PipelineAssembly {
             logger.notice("stopped before the first frame; no output was created or changed")
             throw ExitCodeInterrupted()
         }
+        // The files this run makes anew, removed again when it fails before its first frame (an
+        // input that decodes nothing): an empty output would read as a video with no face in it.
+        let made = [outputs.output, outputs.anchors, outputs.metrics].compactMap { $0 }
+            .filter { $0 != "-" && !FileManager.default.fileExists(atPath: $0) }
         var sinks: [FrameSink] = []
         var video: VideoFileSink?
         let metrics: MetricsSink?
@@ -222,6 +226,9 @@ struct PipelineAssembly {
                 return error.summary
             }
             // The caller says how many frames were done, on the error's own line.
+            if error.summary.framesProcessed == 0 {
+                for path in made { try? FileManager.default.removeItem(atPath: path) }
+            }
             throw error
         }
         progress.finish()

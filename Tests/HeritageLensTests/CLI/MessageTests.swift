@@ -120,6 +120,14 @@ struct MessageTests {
         try expectOneLine(["process", "empty"], in: dir, "for a folder of videos, process them as a batch with --output-dir")
         try expectOneLine(["bench", "empty"], in: dir, "empty: is a folder, not a video file; name a video file inside it")
 
+        // A file that opens but decodes no frame leaves no output behind that this run made.
+        let whole = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/in.mp4"))
+        try whole.prefix(20_000).write(to: URL(fileURLWithPath: "\(dir)/head.mp4"))
+        try expectOneLine(["process", "head.mp4", "--anchors", "head.jsonl", "-o", "head-out.mp4"], in: dir,
+                          "head.mp4: no frame could be decoded")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/head.jsonl"))
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/head-out.mp4"))
+
         // A batch names a failed input once on its line, and again at the end.
         try FileManager.default.createDirectory(atPath: "\(dir)/videos", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
