@@ -33,10 +33,10 @@ struct BatchOptions: ParsableArguments {
         return kinds
     }
 
-    func selection() throws -> ShardSelection? {
+    func selection(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ShardSelection? {
         guard let shard else { return nil }
         do {
-            return try ShardSelection(parsing: shard, environment: ProcessInfo.processInfo.environment)
+            return try ShardSelection(parsing: shard, environment: environment)
         } catch {
             throw ValidationError(error.description)
         }
@@ -46,14 +46,10 @@ struct BatchOptions: ParsableArguments {
         if !(1...256).contains(jobs) { throw ValidationError("--jobs must be between 1 and 256") }
         _ = try kinds()
         // auto/N's index comes from the scheduler at run time; its form and N are checked now.
-        if let shard {
-            do {
-                let environment = shard.hasPrefix("auto/") ? [ShardSelection.indexVariables[0]: "0"]
-                    : ProcessInfo.processInfo.environment
-                _ = try ShardSelection(parsing: shard, environment: environment)
-            } catch {
-                throw ValidationError(error.description)
-            }
+        if let shard, shard.hasPrefix("auto/") {
+            _ = try selection(environment: [ShardSelection.indexVariables[0]: "0"])
+        } else {
+            _ = try selection()
         }
     }
 

@@ -29,11 +29,7 @@ struct OutputOptions: ParsableArguments {
 }
 
 struct RunOptions: ParsableArguments {
-    @Option(help: "Quality tier: low, high or auto.")
-    var tier: TierSetting = .low
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Frame budget for --tier auto, in ms (default: one frame period of the input).", valueName: "ms"))
-    var budgetMs: Double?
+    @OptionGroup var quality: QualityOptions
 
     @Option(help: "Mask on each face: ox, dragon, sheep, monkey, pig, or by-face (each face its own).")
     var mask: MaskSetting = .byFace
@@ -44,9 +40,6 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many frames.", valueName: "n"))
     var frames: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("OpenCV worker threads (1 = as a weak single core runs it).", valueName: "n"))
-    var threads: Int = 1
-
     @Option(parsing: .unconditional, help: ArgumentHelp("Find and follow faces and cards on a gray copy at most this many pixels on its long side (anchors stay in input pixels, rendering at the input's size): 160-8192, or 0 for the input's own size.", valueName: "px"))
     var analysisSize: Int = 640
 
@@ -56,20 +49,21 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stretch every stage to FACTOR times its measured cost, to preview a machine that much slower (1 = off).", valueName: "factor"))
     var emulateSlow: Double = 1
 
-    @Flag(name: .shortAndLong, help: "More log lines (-v info, -vv debug, -vvv trace).")
-    var verbose: Int
+    @OptionGroup var runtime: RuntimeOptions
 
-    @Flag(help: "Let OpenCV's and FFmpeg's own warnings through.")
-    var libraryLogs = false
+    var tier: TierSetting { quality.tier }
+    var budgetMs: Double? { quality.budgetMs }
+    var threads: Int {
+        get { runtime.threads }
+        set { runtime.threads = newValue }
+    }
 
     enum MaskSetting: String, ExpressibleByArgument, CaseIterable {
         case byFace = "by-face", ox, dragon, sheep, monkey, pig
     }
 
     func validate() throws {
-        if let budgetMs, !(budgetMs > 0 && budgetMs <= 10_000) { throw ValidationError("--budget-ms must be more than 0 and at most 10000") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be at least 1") }
-        if threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
         if analysisSize != 0 && !(analysisSize >= 160 && analysisSize <= 8192) {
             throw ValidationError("--analysis-size must be 0 (the input's size) or between 160 and 8192 pixels")
         }
@@ -77,29 +71,27 @@ struct RunOptions: ParsableArguments {
     }
 
     /// Sets up logging and OpenCV for a run; call once, first.
-    func configureProcess() -> Logger {
-        Self.configureProcess(verbose: verbose, libraryLogs: libraryLogs, threads: threads)
-    }
-
-    static func configureProcess(verbose: Int, libraryLogs: Bool, threads: Int) -> Logger {
-        let level: Logger.Level = verbose >= 3 ? .trace : verbose == 2 ? .debug : verbose == 1 ? .info : .notice
-        LoggingSystem.bootstrap { label in TerminalLogHandler(logLevel: level, label: label) }
-        OpenCVRuntime.setLogging(warnings: libraryLogs)
-        // No more than the CPUs there are: TBB refuses more with a warning of its own on stderr.
-        OpenCVRuntime.setThreadCount(min(threads, max(1, ProcessInfo.processInfo.activeProcessorCount)))
-        return Logger(label: "heritage-lens")
-    }
+    func configureProcess() -> Logger { runtime.configureProcess() }
 }
 
-/// What the evaluations take of `RunOptions`: the sequences are generated at their own length and
-/// size and scored on anchors, so frame limits, analysis size, masks and rendering do not apply.
-struct EvaluationRunOptions: ParsableArguments {
+/// The quality tier frames are processed at, and `auto`'s frame budget: pipeline runs and the
+/// evaluations alike.
+struct QualityOptions: ParsableArguments {
     @Option(help: "Quality tier: low, high or auto.")
     var tier: TierSetting = .low
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Frame budget for --tier auto, in ms (default: one frame period, 33.3).", valueName: "ms"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frame budget for --tier auto, in ms (default: one frame period of the input).", valueName: "ms"))
     var budgetMs: Double?
 
+    func validate() throws {
+        if let budgetMs, !(budgetMs > 0 && budgetMs <= 10_000) { throw ValidationError("--budget-ms must be more than 0 and at most 10000") }
+    }
+}
+
+/// How much a run logs and how many threads OpenCV gets: pipeline runs and the evaluations alike
+/// (the evaluations' sequences have their own length and size, so they take nothing else of
+/// `RunOptions`).
+struct RuntimeOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("OpenCV worker threads (1 = as a weak single core runs it).", valueName: "n"))
     var threads: Int = 1
 
@@ -110,13 +102,17 @@ struct EvaluationRunOptions: ParsableArguments {
     var libraryLogs = false
 
     func validate() throws {
-        if let budgetMs, !(budgetMs > 0 && budgetMs <= 10_000) { throw ValidationError("--budget-ms must be more than 0 and at most 10000") }
         if threads < 1 || threads > 256 { throw ValidationError("--threads must be between 1 and 256") }
     }
 
     /// Sets up logging and OpenCV for a run; call once, first.
     func configureProcess() -> Logger {
-        RunOptions.configureProcess(verbose: verbose, libraryLogs: libraryLogs, threads: threads)
+        let level: Logger.Level = verbose >= 3 ? .trace : verbose == 2 ? .debug : verbose == 1 ? .info : .notice
+        LoggingSystem.bootstrap { label in TerminalLogHandler(logLevel: level, label: label) }
+        OpenCVRuntime.setLogging(warnings: libraryLogs)
+        // No more than the CPUs there are: TBB refuses more with a warning of its own on stderr.
+        OpenCVRuntime.setThreadCount(min(threads, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+        return Logger(label: "heritage-lens")
     }
 }
 

@@ -22,10 +22,11 @@ struct EvalCards: ParsableCommand {
 
 
     @OptionGroup var sequences: SequenceOptions
-    @OptionGroup var options: EvaluationRunOptions
+    @OptionGroup var quality: QualityOptions
+    @OptionGroup var runtime: RuntimeOptions
 
     func run() throws {
-        _ = options.configureProcess()
+        _ = runtime.configureProcess()
         do {
             try sequences.outputPlan.check()
             let built = try CardSequenceBuilder(
@@ -36,7 +37,7 @@ struct EvalCards: ParsableCommand {
                 let tracker = try CardTracker(cards: set, background: self.sequences.backgroundDetection,
                                               intrinsics: .assumed(for: sequence.scene.size), logger: .component("cards"))
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos,
-                                                   tier: options.tier, budgetMilliseconds: options.budgetMs).run(
+                                                   tier: quality.tier, budgetMilliseconds: quality.budgetMs).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     configuration: PipelineConfiguration(cards: tracker, pose: .assumed(for: sequence.scene.size)),
                     timing: ["card_detect", "cards"])

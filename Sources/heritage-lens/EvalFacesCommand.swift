@@ -51,7 +51,8 @@ struct EvalFaces: ParsableCommand {
     var scoreAnchors: String?
 
     @OptionGroup var sequences: SequenceOptions
-    @OptionGroup var options: EvaluationRunOptions
+    @OptionGroup var quality: QualityOptions
+    @OptionGroup var runtime: RuntimeOptions
 
     func validate() throws {
         if export != nil, scoreAnchors != nil {
@@ -63,7 +64,7 @@ struct EvalFaces: ParsableCommand {
     }
 
     func run() throws {
-        _ = options.configureProcess()
+        _ = runtime.configureProcess()
         do {
             var plan = sequences.outputPlan
             plan.output("--json", json)
@@ -109,7 +110,7 @@ struct EvalFaces: ParsableCommand {
                 let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: appearance,
                                           secondOpinion: secondOpinion, background: self.sequences.backgroundDetection, logger: .component("faces"))
                 let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos,
-                                                   tier: options.tier, budgetMilliseconds: options.budgetMs).run(
+                                                   tier: quality.tier, budgetMilliseconds: quality.budgetMs).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     configuration: PipelineConfiguration(faces: tracker, pose: .assumed(for: sequence.scene.size)),
                     timing: ["face_detect", "faces", "pose"])

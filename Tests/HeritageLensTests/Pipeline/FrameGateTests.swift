@@ -8,24 +8,6 @@ import Testing
 @Suite(.serialized) struct FrameGateTests {
     let clock = SystemClock()
 
-    /// Background work that spends `milliseconds` of wall time in OpenCV's image code, as
-    /// detection does (where the gate may pause it), and reports when it started and how much
-    /// CPU it got.
-    func spinningWorker() throws -> IdleTimeWorker<Double, (startedAt: UInt64, cpuMilliseconds: Double)> {
-        let picture = try Image(width: 640, height: 480)
-        try picture.fill(blue: 40, green: 120, red: 200)
-        let small = Image()
-        return IdleTimeWorker(name: "gate test", background: true) { _, _, milliseconds in
-            let clock = SystemClock()
-            let start = clock.nanoseconds()
-            let cpu = threadCPUNanoseconds()
-            while Double(clock.nanoseconds() - start) / 1e6 < milliseconds {
-                try picture.resize(into: small, width: 317, height: 233, interpolation: .area)
-            }
-            return (start, Double(threadCPUNanoseconds() - cpu) / 1e6)
-        }
-    }
-
     func result<J, O>(of worker: IdleTimeWorker<J, O>, within seconds: Double = 5) throws -> O {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
@@ -41,9 +23,10 @@ import Testing
         return gray
     }
 
-    /// Background work that spins for `milliseconds` of wall time in OpenCV's image code, noting
-    /// at each step when it was (wall clock) and how much CPU its thread had had.
-    func samplingWorker(started: StartFlag) throws -> IdleTimeWorker<Double, [(wall: UInt64, cpu: UInt64)]> {
+    /// Background work that spins for `milliseconds` of wall time in OpenCV's image code, as
+    /// detection does (where the gate may pause it), noting at each step when it was (wall clock)
+    /// and how much CPU its thread had had; the first sample is its start.
+    func samplingWorker(started: StartFlag = StartFlag()) throws -> IdleTimeWorker<Double, [(wall: UInt64, cpu: UInt64)]> {
         let picture = try Image(width: 640, height: 480)
         try picture.fill(blue: 40, green: 120, red: 200)
         let small = Image()
@@ -100,7 +83,7 @@ import Testing
     }
 
     @Test func aJobDueDuringAFrameStartsAfterIt() throws {
-        let worker = try spinningWorker()
+        let worker = try samplingWorker()
         defer { worker.finish() }
         FrameGate.frameBegan()
         let submittedAt = clock.nanoseconds()
@@ -108,21 +91,21 @@ import Testing
         usleep(25_000)
         let endedAt = clock.nanoseconds()
         FrameGate.frameEnded()
-        let done = try result(of: worker)
+        let startedAt = try result(of: worker)[0].wall
         // A frame longer than the gate's 40 ms limit (a loaded machine can stretch the 25 ms sleep)
         // lets the job start inside it, by design; before the limit it must not.
-        let waited = Double(done.startedAt &- submittedAt) / 1e6
-        #expect(done.startedAt >= endedAt || waited >= 39, "started \(waited) ms after submission, inside the frame")
+        let waited = Double(startedAt &- submittedAt) / 1e6
+        #expect(startedAt >= endedAt || waited >= 39, "started \(waited) ms after submission, inside the frame")
     }
 
     @Test func anAnnouncedFrameQuietsBackgroundWorkUntilItIsDue() throws {
-        let worker = try spinningWorker()
+        let worker = try samplingWorker()
         defer { worker.finish() }
         let announcedAt = clock.nanoseconds()
         FrameGate.frameExpected(in: 15_000_000)
         try worker.submit(1, on: try tinyGray(), frameIndex: 0)
-        let done = try result(of: worker)
-        let waited = Double(done.startedAt - announcedAt) / 1e6
+        let startedAt = try result(of: worker)[0].wall
+        let waited = Double(startedAt - announcedAt) / 1e6
         #expect(waited >= 14, "started \(waited) ms after the announcement of a frame due in 15 ms")
     }
 }
