@@ -11,11 +11,23 @@ enum TestPaths {
         fatalError("Package.swift not found above \(#filePath)")
     }()
 
-    /// A new empty folder under the system's temporary directory.
+    /// This test process's folder under the system's temporary directory, removed when the process
+    /// exits (a run of the suite writes about a gigabyte of videos) unless
+    /// HERITAGE_LENS_KEEP_TEST_FILES is set, to look at what a failing test wrote.
+    static let scratchRoot: String = {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("heritage-lens-tests-\(getpid())")
+        try? FileManager.default.removeItem(atPath: path) // left by a crashed run whose pid this one got
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        if ProcessInfo.processInfo.environment["HERITAGE_LENS_KEEP_TEST_FILES"] == nil {
+            atexit { try? FileManager.default.removeItem(atPath: TestPaths.scratchRoot) }
+        }
+        return path
+    }()
+
+    /// A new empty folder in this test process's scratch folder.
     static func scratch(_ name: String = #function) -> String {
         let safe = name.filter { $0.isLetter || $0.isNumber }
-        let path = (NSTemporaryDirectory() as NSString)
-            .appendingPathComponent("heritage-lens-tests-\(safe)-\(UUID().uuidString.prefix(8))")
+        let path = (scratchRoot as NSString).appendingPathComponent("\(safe)-\(UUID().uuidString.prefix(8))")
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
