@@ -295,10 +295,7 @@ public final class FaceTracker {
     /// Live, an upright search runs as two jobs, the larger faces first (`SearchSizes`); the
     /// smaller part waits for the worker to be free again.
     private let splitsSearches: Bool
-    /// Live, the rest of a search that runs as several jobs, one on each frame the worker is free.
-    private var searchesToFollow: [FaceDetectionJob] = []
-    /// Live, the scene's first search has not yet been followed by a search turned each way.
-    private var turnedSearchesOwed = false
+    private var smallerSearchDue = false
     private var searchRest: RefreshRest
 
     /// A detection job is running (tests wait on it to make a result land a known number of frames late).
@@ -315,8 +312,7 @@ public final class FaceTracker {
             lastCut = frameIndex
             schedule.searchSoon()
             searchCount = 0
-            searchesToFollow = []
-            turnedSearchesOwed = false
+            smallerSearchDue = false
         }
         // A busy background worker takes nothing now; what is due stays due for when it is free
         // (a search asked for after a cut must not be skipped for a whole refresh interval).
@@ -325,18 +321,10 @@ public final class FaceTracker {
         try changeMeter?.observe(gray)
         let trackBoxes = tracks.map { RegionChangeMeter.regionMovingWith(face: $0.frame.detectorBox) }
         let changed = { [changeMeter] in (changeMeter?.changedCells(busy: trackBoxes) ?? Int.max) >= 6 }
-        if !searchesToFollow.isEmpty {
+        if smallerSearchDue {
             // The rest of the last search, alone: a next search due now waits for it to land.
-            jobs.append(searchesToFollow.removeFirst())
-        } else if turnedSearchesOwed, tracks.contains(where: \.confirmed) {
-            // Once the scene shows a face, the worker would wait for the refresh search, a second
-            // or more: the frame is searched turned each way now, as inline does on the scene's
-            // first search, for a leaning face beside it that the upright search misses. Not
-            // before: while nothing is shown the upright searches come every other frame, and
-            // turned ones among them put off the verification that decides a weak start.
-            turnedSearchesOwed = false
-            jobs.append(nextTurnedSearch())
-            searchesToFollow = [nextTurnedSearch()]
+            jobs.append(.search(roll: 0, sizes: .smaller))
+            smallerSearchDue = false
         } else if !searchRest.holdsBack(at: frameIndex, tracking: !tracks.isEmpty,
                                         requested: schedule.searchIsRequested),
                   schedule.searchDue(at: frameIndex, trackedFaces: tracks.count, sceneChanged: changed) {
@@ -363,26 +351,20 @@ public final class FaceTracker {
         let angle = options.rolledSearchAngle
         searchCount += 1
         guard angle > 0 else { return [.search(roll: 0)] }
+        func nextSide() -> FaceDetectionJob {
+            rolledSearchCount += 1
+            return .search(roll: rolledSearchCount % 2 == 1 ? angle : -angle)
+        }
         if detectsInBackground {
-            if searchCount == 1 { turnedSearchesOwed = true }
-            if searchCount > 1 && searchCount % 3 == 0 {
-                turnedSearchesOwed = false
-                return [nextTurnedSearch()]
-            }
+            if searchCount > 1 && searchCount % 3 == 0 { return [nextSide()] }
             guard splitsSearches else { return [.search(roll: 0)] }
-            searchesToFollow = [.search(roll: 0, sizes: .smaller)]
+            smallerSearchDue = true
             return [.search(roll: 0, sizes: .larger)]
         }
         if searchCount == 1 { return [.search(roll: 0), .search(roll: angle), .search(roll: -angle)] }
         let every = tracks.isEmpty ? options.rolledSearchEvery : options.rolledRefreshEvery
         guard every > 0, searchCount % every == 0 else { return [.search(roll: 0)] }
-        return [.search(roll: 0), nextTurnedSearch()]
-    }
-
-    /// A whole-frame search turned the other way from the last turned one.
-    private func nextTurnedSearch() -> FaceDetectionJob {
-        rolledSearchCount += 1
-        return .search(roll: rolledSearchCount % 2 == 1 ? options.rolledSearchAngle : -options.rolledSearchAngle)
+        return [.search(roll: 0), nextSide()]
     }
 
     /// Follows the tracked faces into this frame, takes in finished detections, and returns the

@@ -131,41 +131,6 @@ struct FaceTrackingTests {
         #expect(try firstFacesFoundInTheBackground(on: scene, frames: 300).count == 1)
     }
 
-    /// Live, a scene's first search turns the frame both ways, as inline: a face leaning past the
-    /// upright search's reach beside an upright one is found on the next frames the worker is free,
-    /// not on the third search, which comes a second or more later while the upright face is tracked.
-    @Test func aLeaningFaceBesideAnUprightOneIsFoundOnTheFirstSearchesLive() throws {
-        let (image, truth) = try portrait()
-        let eye = FaceFrame(landmarks: truth)
-        let e = eye.eyeDistance, mid = eye.eyeMidpoint
-        let head = try image.cropped(to: Rect(x: mid.x - 1.6 * e, y: mid.y - 1.6 * e, width: 3.2 * e, height: 3.8 * e))
-        let pivot = Point2(1.6 * e, 1.6 * e)
-        let scale = 45 / e
-        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
-            .init(name: "upright", image: head) { _ in
-                .similarity(pivot: pivot, scale: scale, angle: -eye.roll, position: Point2(190, 220))
-            },
-            .init(name: "leaning", image: head) { _ in
-                .similarity(pivot: pivot, scale: scale, angle: -50 / degreesPerRadian - eye.roll, position: Point2(450, 220))
-            },
-        ], effects: .init(noiseSigma: 2))
-        let gray = Image(), frame = try Image(width: 640, height: 480)
-        try scene.render(frame: 0, into: frame)
-        try frame.convertToGray(into: gray)
-        let live = tracker(background: true, detector: try HOGFaceDetector())
-        defer { live.finish() }
-        var shown = 0, i = 0
-        while shown < 2 && i < 12 {
-            // Each frame waits for the worker to be free, so frames count searches, not time.
-            let deadline = Date().addingTimeInterval(20)
-            while live.isDetecting && Date() < deadline { usleep(2_000) }
-            try live.scheduleDetection(on: gray, frameIndex: i)
-            shown = try live.update(with: gray, frameIndex: i, time: Double(i) / 30).count
-            i += 1
-        }
-        #expect(shown == 2, "\(shown) of the two faces shown after \(i) frames")
-    }
-
     @Test func anAnimalFaceAndClutterGiveNoAnchors() throws {
         let cat = try #require(TestPaths.debianAsset("chelsea.png"))
         let image = try Image(contentsOf: cat)
