@@ -11,15 +11,45 @@ public final class DlibFaceScanner {
         public var score: Double
     }
 
+    /// How dlib's search and features are compiled. Debian's x86-64 build targets the SSE2
+    /// baseline; the AVX2 copy runs eight floats at a time where the CPU has it. The same filters
+    /// and windows: scores differ in the last float bits, so runs that must match byte for byte
+    /// across machines use one kernel on all of them.
+    public enum Kernel: String, CaseIterable, Sendable {
+        case baseline
+        case avx2
+
+        /// What this build and this CPU can run.
+        public static var available: [Kernel] {
+            let bits = cb_hog_kernels_available()
+            return allCases.filter { bits & (1 << $0.code) != 0 }
+        }
+
+        /// The fastest of `available`.
+        public static var fastest: Kernel { available.contains(.avx2) ? .avx2 : .baseline }
+
+        var code: Int32 {
+            switch self {
+            case .baseline: Int32(CB_HOG_KERNEL_BASELINE)
+            case .avx2: Int32(CB_HOG_KERNEL_AVX2)
+            }
+        }
+    }
+
     private let raw: OpaquePointer
     private var rects = [cb_rect](repeating: cb_rect(), count: 64)
     private var scores = [Double](repeating: 0, count: 64)
+    public let kernel: Kernel
 
     /// `cacheFolder`: where the unpacked detector is kept between runs (the first scanner of a
-    /// process decides it); nil unpacks from dlib's headers each time.
-    public init(cacheFolder: String?) throws(BridgeError) {
-        guard let p = cb_hog_detector_create(cacheFolder) else { throw BridgeError.last("create dlib HOG detector") }
+    /// process decides it); nil unpacks from dlib's headers each time. `kernel` must be one of
+    /// `Kernel.available`.
+    public init(cacheFolder: String?, kernel: Kernel = .fastest) throws(BridgeError) {
+        guard let p = cb_hog_detector_create(cacheFolder, kernel.code) else {
+            throw BridgeError.last("create dlib HOG detector (\(kernel.rawValue))")
+        }
         raw = p
+        self.kernel = kernel
     }
 
     deinit { cb_hog_detector_free(raw) }

@@ -17,8 +17,13 @@ enum KernelCatalog {
             let gray = Image()
             return { try f.frames[0].convertToGray(into: gray) }
         },
-        Kernel(name: "detect-hog", summary: "dlib HOG search of the whole frame (faces from 28 px between the eyes)") { f in
+        Kernel(name: "detect-hog", summary: "dlib HOG search of the whole frame (faces from 28 px between the eyes; AVX2 where the CPU has it)") { f in
             let detector = try HOGFaceDetector()
+            let scale = DetectionRunner.searchScale(minimumEyeDistance: 28)
+            return { _ = try detector.detect(in: f.grays[0], region: nil, scale: scale) }
+        },
+        Kernel(name: "detect-hog-baseline", summary: "the same, dlib as Debian compiles it (x86-64 baseline, SSE2)") { f in
+            let detector = try HOGFaceDetector(kernel: .baseline)
             let scale = DetectionRunner.searchScale(minimumEyeDistance: 28)
             return { _ = try detector.detect(in: f.grays[0], region: nil, scale: scale) }
         },

@@ -53,7 +53,7 @@ struct Kernels: ParsableCommand {
 
     func run() throws {
         if list {
-            for k in KernelCatalog.all { print(k.name.padding(toLength: 16, withPad: " ", startingAt: 0) + k.summary) }
+            for k in KernelCatalog.all { print(k.name.padding(toLength: KernelResult.nameWidth + 1, withPad: " ", startingAt: 0) + k.summary) }
             return
         }
         do {
@@ -73,7 +73,7 @@ struct Kernels: ParsableCommand {
             let fixture = try KernelFixture(video: input, frame: atFrame)
             let selected = names.isEmpty ? KernelCatalog.all : KernelCatalog.all.filter { names.contains($0.name) }
             var results: [KernelResult] = []
-            print("kernel           p50 ms   p99 ms   min ms   calls  what")
+            print("kernel" + String(repeating: " ", count: KernelResult.nameWidth - 6) + "  p50 ms   p99 ms   min ms   calls  what")
             for kernel in selected {
                 let body = try kernel.make(fixture)
                 for _ in 0..<warmup { try body() }
@@ -82,7 +82,7 @@ struct Kernels: ParsableCommand {
                 print(result.row)
                 results.append(result)
             }
-            print("CPU \(CPUChoice.list(target)), OpenCV 1 thread, \(iterations) calls each after \(warmup) warm-up; frame \(atFrame) of \(input)")
+            print("CPU \(CPUChoice.list(target)), OpenCV 1 thread, dlib HOG \(FaceModelFiles.hogKernel.rawValue), \(iterations) calls each after \(warmup) warm-up; frame \(atFrame) of \(input)")
             if let json {
                 let rows = results.map { r in
                     "    {\"kernel\": \"\(r.name)\", \"p50_ms\": \(r.p50), \"p99_ms\": \(r.p99), \"min_ms\": \(r.min), \"calls\": \(r.milliseconds.count)}"
@@ -127,8 +127,11 @@ struct KernelResult {
     var p99: Double { Percentiles(milliseconds).value(at: 99) ?? 0 }
     var min: Double { milliseconds.min() ?? 0 }
 
+    /// The longest kernel name, so every row's figures line up.
+    static let nameWidth = max(15, KernelCatalog.all.map(\.name.count).max() ?? 0)
+
     var row: String {
-        let n = name.padding(toLength: 15, withPad: " ", startingAt: 0)
+        let n = name.padding(toLength: Self.nameWidth, withPad: " ", startingAt: 0)
         return n + String(format: "%8.3f %8.3f %8.3f %7d  ", p50, p99, min, milliseconds.count) + summary
     }
 }

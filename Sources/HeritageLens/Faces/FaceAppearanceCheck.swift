@@ -20,8 +20,8 @@ public final class FaceAppearanceCheck {
     private let scanner: DlibFaceScanner
 
     /// Takes about 0.6 s: the filters are deserialized from dlib's headers.
-    public init() throws {
-        scanner = try DlibFaceScanner(cacheFolder: FaceModelFiles.cacheFolder)
+    public init(kernel: DlibFaceScanner.Kernel = FaceModelFiles.hogKernel) throws {
+        scanner = try DlibFaceScanner(cacheFolder: FaceModelFiles.cacheFolder, kernel: kernel)
     }
 
     /// The best window around `frame`'s detector box, at most `reach` cells of the detector (a

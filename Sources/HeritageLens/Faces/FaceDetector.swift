@@ -36,8 +36,9 @@ public final class HOGFaceDetector: FaceDetector {
     private let scanner: DlibFaceScanner
 
     /// Unpacking dlib's detector takes about 0.3 s, once per process; from `cacheFolder` a few ms.
-    public init(cacheFolder: String? = FaceModelFiles.cacheFolder) throws {
-        scanner = try DlibFaceScanner(cacheFolder: cacheFolder)
+    public init(cacheFolder: String? = FaceModelFiles.cacheFolder,
+                kernel: DlibFaceScanner.Kernel = FaceModelFiles.hogKernel) throws {
+        scanner = try DlibFaceScanner(cacheFolder: cacheFolder, kernel: kernel)
     }
 
     public func detect(in gray: Image, region: Rect?, scale: Double) throws -> [FaceDetection] {

@@ -17,6 +17,13 @@ public enum FaceModelFiles {
         return nil
     }
 
+    /// How dlib's HOG search runs: AVX2 where the CPU has it, unless HERITAGE_LENS_DLIB_AVX2=off
+    /// (a cluster of mixed machines whose outputs must match byte for byte: scores differ between
+    /// the two in the last float bits).
+    public static var hogKernel: DlibFaceScanner.Kernel {
+        ProcessInfo.processInfo.environment["HERITAGE_LENS_DLIB_AVX2"] == "off" ? .baseline : .fastest
+    }
+
     /// OpenCV cascades by short name.
     public static let cascades: [String: String] = [
         "lbp": "lbpcascades/lbpcascade_frontalface_improved.xml",

@@ -52,6 +52,8 @@ public struct MachineInfo {
     public var pinnedCPUs: String
     public var openCVVersion: String
     public var openCVBuild: [String]
+    /// How dlib's HOG search ran (baseline or avx2).
+    public var hogKernel: String
 
     public static func current(pinned: String) -> MachineInfo {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -62,7 +64,8 @@ public struct MachineInfo {
             .filter { $0.hasPrefix("Baseline") || $0.hasPrefix("Dispatched code") || $0.hasPrefix("Parallel framework")
                 || $0.hasPrefix("Version control") }
         return MachineInfo(cpuModel: model, onlineCPUs: ProcessInfo.processInfo.activeProcessorCount, pinnedCPUs: pinned,
-                           openCVVersion: OpenCVRuntime.version, openCVBuild: build)
+                           openCVVersion: OpenCVRuntime.version, openCVBuild: build,
+                           hogKernel: FaceModelFiles.hogKernel.rawValue)
     }
 }
 
@@ -92,6 +95,7 @@ public enum BenchReport {
         j.key("online_cpus"); j.int(machine.onlineCPUs)
         j.key("pinned_cpus"); j.string(machine.pinnedCPUs)
         j.key("opencv"); j.string(machine.openCVVersion)
+        j.key("dlib_hog_kernel"); j.string(machine.hogKernel)
         j.key("opencv_build"); j.raw("[")
         for (i, line) in machine.openCVBuild.enumerated() {
             if i > 0 { j.raw(",") }
@@ -137,7 +141,7 @@ public enum BenchReport {
             let p = String(repeating: " ", count: max(0, n - s.count))
             return left ? s + p : p + s
         }
-        var lines = ["machine: \(machine.cpuModel), \(machine.onlineCPUs) CPUs, pinned to \(machine.pinnedCPUs); OpenCV \(machine.openCVVersion)"]
+        var lines = ["machine: \(machine.cpuModel), \(machine.onlineCPUs) CPUs, pinned to \(machine.pinnedCPUs); OpenCV \(machine.openCVVersion); dlib HOG \(machine.hogKernel)"]
         for r in runs {
             lines.append("")
             lines.append("tier \(r.tier): \(r.frames) frames in \(String(format: "%.1f", r.wallSeconds)) s (\(String(format: "%.1f", r.throughput)) fps), \(r.dropped) dropped, budget \(f(r.budgetMilliseconds)) ms")
