@@ -144,7 +144,6 @@ cb_hog_detector *cb_hog_detector_create(const char *cache_folder, int32_t kernel
     })
 }
 
-int32_t cb_hog_detector_kernel(const cb_hog_detector *d) { return d->avx2 ? CB_HOG_KERNEL_AVX2 : CB_HOG_KERNEL_BASELINE; }
 void cb_hog_detector_free(cb_hog_detector *d) { delete d; }
 
 int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, int32_t levels,
@@ -157,7 +156,6 @@ int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, dou
         cv::Point origin;
         cv::Mat region = prepare_region(gray->mat, roi, scale, d->scaled, origin);
         if (region.empty() || region.cols < 80 || region.rows < 80) return 0;
-        // cv_image needs a continuous-or-not 8-bit Mat; it reads rows through step, no copy.
         thread_local std::vector<cbridge::hog_avx2::hit> hits;
         hits.clear();
         if (d->avx2) {

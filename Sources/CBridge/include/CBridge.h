@@ -281,8 +281,6 @@ int32_t cb_hog_kernels_available(void);
 /** `cache_folder` (or NULL): where the unpacked detector is kept between runs; the first call in a
  *  process decides it. `kernel`: a CB_HOG_KERNEL_* that cb_hog_kernels_available lists. */
 cb_hog_detector *cb_hog_detector_create(const char *cache_folder, int32_t kernel);
-/** The CB_HOG_KERNEL_* the detector runs. */
-int32_t cb_hog_detector_kernel(const cb_hog_detector *d);
 void cb_hog_detector_free(cb_hog_detector *d);
 /** Detects frontal faces in an 8-bit gray image region (roi; width 0 = whole image), after
  *  scaling it by `scale`. Rects are returned in full-image pixels with their detector score.
