@@ -11,14 +11,6 @@ import Testing
 struct FaceAppearanceCheckTests {
     nonisolated(unsafe) static let check = try! FaceAppearanceCheck()
 
-    func gray(_ path: String) throws -> Image {
-        let image = try Image(contentsOf: path)
-        try image.normalizeToBGR()
-        let gray = Image()
-        try image.convertToGray(into: gray)
-        return gray
-    }
-
     @Test func annotatedFacesPassAndBackgroundFails() throws {
         let folder = TestPaths.sharedFaces!
         let xmls = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".xml") }
@@ -28,7 +20,7 @@ struct FaceAppearanceCheckTests {
         var scores: [Double] = []
         var images: [String: Image] = [:]
         for face in faces {
-            let g = try images[face.imagePath] ?? gray(face.imagePath)
+            let g = try images[face.imagePath] ?? TestImages.gray(at: face.imagePath)
             images[face.imagePath] = g
             scores.append(try Self.check.appearance(of: FaceFrame(landmarks: face.landmarks), in: g)?.score ?? -10)
         }
@@ -40,7 +32,7 @@ struct FaceAppearanceCheckTests {
         var worst = -Double.infinity
         for name in ["coffee.png", "rocket.jpg", "brick.png", "gravel.png"] {
             guard let path = TestPaths.debianAsset(name) else { continue }
-            let g = try gray(path)
+            let g = try TestImages.gray(at: path)
             for _ in 0..<150 {
                 let frame = FaceFrame(eyeMidpoint: Point2(rng.next(in: 0...Double(g.width)), rng.next(in: 0...Double(g.height))),
                                       eyeDistance: rng.next(in: 25...90), roll: rng.next(in: -0.3...0.3))
@@ -54,7 +46,7 @@ struct FaceAppearanceCheckTests {
         let folder = TestPaths.sharedFaces!
         let xml = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".xml") }.first)
         let face = try #require(try AnnotatedFaces.load([(folder as NSString).appendingPathComponent(xml)]).first)
-        let g = try gray(face.imagePath)
+        let g = try TestImages.gray(at: face.imagePath)
         let f = FaceFrame(landmarks: face.landmarks)
         let off = FaceFrame(eyeMidpoint: f.eyeMidpoint + Point2(f.detectorBoxSide * 0.25, 0), eyeDistance: f.eyeDistance, roll: f.roll)
         let near = try #require(try Self.check.appearance(of: off, in: g, reach: 3))

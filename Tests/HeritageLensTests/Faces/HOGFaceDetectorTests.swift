@@ -19,14 +19,6 @@ struct HOGFaceDetectorTests {
         #endif
     }
 
-    func gray(_ path: String) throws -> Image {
-        let image = try Image(contentsOf: path)
-        try image.normalizeToBGR()
-        let gray = Image()
-        try image.convertToGray(into: gray)
-        return gray
-    }
-
     @Test func theKernelListMatchesTheCPU() {
         let available = DlibFaceScanner.Kernel.available
         #expect(available.contains(.baseline))
@@ -48,7 +40,7 @@ struct HOGFaceDetectorTests {
         var images: [String: Image] = [:]
         var windows = 0, checks = 0, largest = 0.0
         for face in faces {
-            let image = try images[face.imagePath] ?? gray(face.imagePath)
+            let image = try images[face.imagePath] ?? TestImages.gray(at: face.imagePath)
             if images[face.imagePath] == nil {
                 images[face.imagePath] = image
                 for levels in [0, 2] {

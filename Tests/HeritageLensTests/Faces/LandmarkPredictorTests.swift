@@ -16,14 +16,6 @@ struct LandmarkPredictorTests {
         return zip(a, b).map { $0.distance(to: $1) }.reduce(0, +) / Double(a.count) / eyes
     }
 
-    func gray(_ path: String) throws -> Image {
-        let image = try Image(contentsOf: path)
-        try image.normalizeToBGR()
-        let gray = Image()
-        try image.convertToGray(into: gray)
-        return gray
-    }
-
     /// The shared faces' points were made by dlib's predictor from their boxes, so dlib's own
     /// evaluation reproduces them up to rounding; the compact one must come as close.
     @Test(.enabled(if: TestPaths.sharedFaces != nil, "needs ../shared/data/faces"))
@@ -35,7 +27,7 @@ struct LandmarkPredictorTests {
         var compactError = 0.0, dlibError = 0.0, difference = 0.0, largest = 0.0
         var cache: [String: Image] = [:]
         for face in faces {
-            let image = try cache[face.imagePath] ?? gray(face.imagePath)
+            let image = try cache[face.imagePath] ?? TestImages.gray(at: face.imagePath)
             cache[face.imagePath] = image
             let compact = try Self.predictor.fit(in: image, box: face.box)
             let dlib = try Self.predictor.referenceFit(in: image, centre: face.box.centre,
@@ -55,7 +47,7 @@ struct LandmarkPredictorTests {
 
     @Test(.enabled(if: TestPaths.debianAsset("astronaut.png") != nil, "needs Samples/debian/astronaut.png"))
     func theCompactModelFitsThePortraitLikeDlibAtAnySize() throws {
-        let image = try gray(TestPaths.debianAsset("astronaut.png")!)
+        let image = try TestImages.gray(at: TestPaths.debianAsset("astronaut.png")!)
         let found = try HOGFaceDetector().detect(in: image, region: nil, scale: 1)
         let face = try #require(found.max { $0.score < $1.score })
         // Sizes below and above the 192 px crop limit, upright and rolled.
@@ -87,7 +79,7 @@ struct LandmarkPredictorTests {
     @Test(.enabled(if: TestPaths.debianAsset("astronaut.png") != nil, "needs Samples/debian/astronaut.png"))
     func theCachedModelFitsExactlyLikeTheModelAndADamagedCacheIsRebuilt() throws {
         let cache = TestPaths.scratch()
-        let image = try gray(TestPaths.debianAsset("astronaut.png")!)
+        let image = try TestImages.gray(at: TestPaths.debianAsset("astronaut.png")!)
         let face = try #require(try HOGFaceDetector().detect(in: image, region: nil, scale: 1).max { $0.score < $1.score })
         func fit(_ p: LandmarkPredictor) throws -> [Point2] {
             try p.fit(in: image, centre: face.box.centre, side: face.box.width, roll: 0.2)
