@@ -1,6 +1,7 @@
 // dlib's HOG face detector and OpenCV's cascades.
 #include "internal.hpp"
 #include "hog_avx2.hpp"
+#include "hog_parts.hpp"
 #include <cmath>
 #include <dlib/revision.h>
 #include <memory>
@@ -102,16 +103,10 @@ cv::Mat prepare_region(const cv::Mat &gray, cb_rect roi, double scale, cv::Mat &
     return scaled;
 }
 
-// The detector with its pyramid cut to `levels` levels: a copy of the filters (microseconds),
-// kept while the same number is asked for.
+// The detector with its pyramid cut to `levels` levels, kept while the same number is asked for.
 dlib::frontal_face_detector &detector_with_levels(cb_hog_detector *d, unsigned long levels) {
     if (d->limited_levels != levels) {
-        dlib::frontal_face_detector::image_scanner_type scanner;
-        scanner.copy_configuration(d->detector.get_scanner());
-        scanner.set_max_pyramid_levels(levels);
-        std::vector<dlib::frontal_face_detector::feature_vector_type> w;
-        for (unsigned long j = 0; j < d->detector.num_detectors(); ++j) w.push_back(d->detector.get_w(j));
-        d->limited = dlib::frontal_face_detector(scanner, d->detector.get_overlap_tester(), w);
+        d->limited = cbridge::hog_parts::with_levels(d->detector, levels);
         d->limited_levels = levels;
     }
     return d->limited;
@@ -238,13 +233,7 @@ int32_t cb_hog_score_window(cb_hog_detector *d, const cb_image *gray, double cx,
         } else {
             dlib::cv_image<unsigned char> image(cvIplImage(d->scaled));
             dlib::extract_fhog_features(image, d->hog, cell);
-            hog_rows = d->hog[0].nr();
-            hog_cols = d->hog[0].nc();
-            planes = long(d->hog.size());
-            d->cells.resize(size_t(hog_rows * hog_cols * planes));
-            for (long p = 0; p < planes; ++p)
-                for (long r = 0; r < hog_rows; ++r)
-                    for (long c = 0; c < hog_cols; ++c) d->cells[size_t((r * hog_cols + c) * planes + p)] = d->hog[p][r][c];
+            cbridge::hog_parts::pack_cells(d->hog, d->cells, hog_rows, hog_cols, planes);
         }
         if (planes != d->planes) {
             cbridge::set_error("HOG features do not match the detector's filters");

@@ -14,6 +14,7 @@
 //   set here by hand (DLIB_HAVE_*), which the target attribute makes legal to compile.
 // Only hog_avx2::available() decides whether any of this runs.
 #include "hog_avx2.hpp"
+#include "hog_parts.hpp"
 
 #include <stdexcept>
 
@@ -89,14 +90,9 @@ void destroy(detector *d) { delete d; }
 
 namespace {
 
-__attribute__((target("avx2"))) frontal_detector &with_levels(detector *d, unsigned long levels) {
+frontal_detector &with_levels(detector *d, unsigned long levels) {
     if (d->limited_levels != levels) {
-        frontal_detector::image_scanner_type scanner;
-        scanner.copy_configuration(d->full.get_scanner());
-        scanner.set_max_pyramid_levels(levels);
-        std::vector<frontal_detector::feature_vector_type> w;
-        for (unsigned long j = 0; j < d->full.num_detectors(); ++j) w.push_back(d->full.get_w(j));
-        d->limited = frontal_detector(scanner, d->full.get_overlap_tester(), w);
+        d->limited = hog_parts::with_levels(d->full, levels);
         d->limited_levels = levels;
     }
     return d->limited;
@@ -117,13 +113,7 @@ __attribute__((target("avx2"))) void fhog_cells(const cv::Mat &gray, int cell, s
     thread_local dlib_avx2::array<dlib_avx2::array2d<float>> hog;
     dlib_avx2::cv_image<unsigned char> image(cvIplImage(gray));
     dlib_avx2::extract_fhog_features(image, hog, cell);
-    planes = long(hog.size());
-    rows = hog[0].nr();
-    cols = hog[0].nc();
-    cells.resize(size_t(rows * cols * planes));
-    for (long p = 0; p < planes; ++p)
-        for (long r = 0; r < rows; ++r)
-            for (long c = 0; c < cols; ++c) cells[size_t((r * cols + c) * planes + p)] = hog[p][r][c];
+    hog_parts::pack_cells(hog, cells, rows, cols, planes);
 }
 
 }  // namespace cbridge::hog_avx2
