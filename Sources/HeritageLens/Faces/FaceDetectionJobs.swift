@@ -66,6 +66,7 @@ public struct DetectionRunner {
     let predictor: LandmarkPredictor
     /// Search scale: above 1 lets the detector's 80 px window see faces this many px between the eyes.
     let searchScale: Double
+    let exposure = SearchExposure()
 
     init(detector: FaceDetector, predictor: LandmarkPredictor, minimumEyeDistance: Double) {
         self.detector = detector
@@ -79,16 +80,9 @@ public struct DetectionRunner {
         min(2.5, max(0.25, 90 / (FaceFrame.detectorBoxWidth * minimumEyeDistance)))
     }
 
-    /// A washed-out or dark frame brought to middle grey by a tone curve before the search: the
-    /// detector's gradients vanish in the flat end of a gamma 0.36 or 2.2 curve (a washed-out
-    /// face on a bright wall was not found at all), and a curve that restores them costs a
-    /// table lookup. Frames of ordinary exposure are searched as they are.
+    /// The frame's tone corrected for the search (`SearchExposure`).
     func exposed(_ gray: Image) throws -> Image {
-        let mean = try gray.mean(channel: 0, in: Rect(x: 0, y: 0, width: Double(gray.width), height: Double(gray.height)))
-        guard mean > 150 || mean < 60, mean > 1, mean < 254 else { return gray }
-        let corrected = try gray.copy()
-        try corrected.applyGamma(log(110.0 / 255) / log(mean / 255))
-        return corrected
+        try exposure.corrected(gray)
     }
 
     func run(_ job: FaceDetectionJob, on gray: Image) throws -> [FaceDetection] {

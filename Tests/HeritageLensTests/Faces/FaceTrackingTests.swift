@@ -327,22 +327,9 @@ struct FaceTrackingTests {
         #expect(back != nil && back! <= shown + 2, "found again at frame \(back.map(String.init) ?? "never"), sharp from \(shown)")
     }
 
-    /// eval-faces' hard sequence `name` of `seed`, built from the shared annotated faces.
-    func hardSequence(_ name: String, seed: UInt64) throws -> FaceSequence {
-        let folder = try #require(TestPaths.sharedFaces)
-        let xmls = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".xml") }.sorted()
-            .map { (folder as NSString).appendingPathComponent($0) }
-        let base = FaceSequenceBuilder(faces: try AnnotatedFaces.load(xmls), distractorPath: TestPaths.debianAsset("chelsea.png"))
-        let photos = ["coffee.png", "rocket.jpg", "hubble_deep_field.jpg", "brick.png", "grass.png", "gravel.png", "chelsea.png"]
-            .compactMap { TestPaths.debianAsset($0) }
-        let sequences = try HardFaceSequenceBuilder(base: base, backgroundPaths: photos,
-                                                    lookAlikePath: TestPaths.debianAsset("astronaut.png")).build(seed: seed)
-        return try #require(sequences.first { $0.name == name })
-    }
-
-    /// `hardSequence(name, seed:)` run through the tracker, and its score.
+    /// `HardSequences.named(name, seed:)` run through the tracker, and its score.
     func tracked(_ name: String, seed: UInt64) throws -> (score: FaceSequenceScore, frames: [FrameAnchors]) {
-        let sequence = try hardSequence(name, seed: seed)
+        let sequence = try HardSequences.named(name, seed: seed)
         let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
         return (FaceEvaluation.score(sequence, anchors: frames), frames)
     }
@@ -401,6 +388,14 @@ struct FaceTrackingTests {
         let score = try tracked("backlight-35", seed: 38).score
         #expect(score.recall >= 0.3, "recall \(score.recall)")
         #expect(score.falsePositives == 0)
+    }
+
+    /// Seed 279's `backlight-35`: a frontal face at 35 % of a bright background, which dlib's
+    /// search found at 0.5-1.3 only in the frame as it is. Darkened as a washed-out frame (its
+    /// mean is over 150), the face sank under the detector's threshold: recall 0.
+    @Test(.needsHardSet)
+    func aFaceAgainstTheLightIsFoundOnItsFirstFrames() throws {
+        try expectNoFalseFace(in: "backlight-35", seed: 279)
     }
 
     /// Seed 149's `backlight-35`: the same turned man, started from his detector's own box on the

@@ -1,0 +1,31 @@
+import Foundation
+import HeritageCore
+import Testing
+@testable import HeritageLens
+@testable import HeritageTooling
+
+/// eval-faces' hard sequences, built as `eval-faces --set hard --seed N` builds them.
+enum HardSequences {
+    /// The hard sequence `name` of `seed`, from the shared annotated faces and the Debian photos.
+    static func named(_ name: String, seed: UInt64) throws -> FaceSequence {
+        let folder = try #require(TestPaths.sharedFaces)
+        let xmls = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".xml") }.sorted()
+            .map { (folder as NSString).appendingPathComponent($0) }
+        let base = FaceSequenceBuilder(faces: try AnnotatedFaces.load(xmls), distractorPath: TestPaths.debianAsset("chelsea.png"))
+        let photos = ["coffee.png", "rocket.jpg", "hubble_deep_field.jpg", "brick.png", "grass.png", "gravel.png", "chelsea.png"]
+            .compactMap { TestPaths.debianAsset($0) }
+        let sequences = try HardFaceSequenceBuilder(base: base, backgroundPaths: photos,
+                                                    lookAlikePath: TestPaths.debianAsset("astronaut.png")).build(seed: seed)
+        return try #require(sequences.first { $0.name == name })
+    }
+
+    /// Frame `index` of the hard sequence `name` of `seed`, in gray.
+    static func grayFrame(_ name: String, seed: UInt64, at index: Int = 0) throws -> Image {
+        let sequence = try named(name, seed: seed)
+        let frame = try Image(width: sequence.scene.size.width, height: sequence.scene.size.height)
+        try sequence.scene.render(frame: index, into: frame)
+        let gray = Image()
+        try frame.convertToGray(into: gray)
+        return gray
+    }
+}
