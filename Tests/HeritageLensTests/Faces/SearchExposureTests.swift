@@ -20,7 +20,7 @@ struct SearchExposureTests {
 
     @Test func theBacklitFaceIsFoundInTheFrameTheSearchGets() throws {
         let sequence = try HardSequences.named("backlight-35", seed: 279)
-        let gray = try HardSequences.grayFrame("backlight-35", seed: 279)
+        let gray = try HardSequences.grayFrame(of: sequence)
         let truth = try #require(sequence.truth(0).values.first)
         let face = Rect(bounding: truth)
         let found = try HOGFaceDetector().detect(in: try exposure.corrected(gray), region: nil, scale: 1)

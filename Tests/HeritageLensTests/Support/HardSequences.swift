@@ -21,7 +21,11 @@ enum HardSequences {
 
     /// Frame `index` of the hard sequence `name` of `seed`, in gray.
     static func grayFrame(_ name: String, seed: UInt64, at index: Int = 0) throws -> Image {
-        let sequence = try named(name, seed: seed)
+        try grayFrame(of: try named(name, seed: seed), at: index)
+    }
+
+    /// Frame `index` of `sequence`, in gray.
+    static func grayFrame(of sequence: FaceSequence, at index: Int = 0) throws -> Image {
         let frame = try Image(width: sequence.scene.size.width, height: sequence.scene.size.height)
         try sequence.scene.render(frame: index, into: frame)
         let gray = Image()
