@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <mutex>
+#include <vector>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -331,6 +332,44 @@ double cb_image_mean_in_rect(const cb_image *img, int32_t c, int32_t x, int32_t 
             return -1.0;
         }
         return cv::mean(img->mat(r))[c];
+    })
+}
+
+int32_t cb_image_warmth_in_polygons(const cb_image *bgr, const cb_point2f *inner, int32_t inner_count,
+                                    const cb_point2f *outer, int32_t outer_count, double *inner_warmth,
+                                    double *ring_warmth) {
+    CB_GUARD(-1, {
+        if (bgr->mat.type() != CV_8UC3 || inner_count < 3 || outer_count < 3) {
+            cbridge::set_error("warmth needs an 8-bit BGR image and two polygons of 3 points or more");
+            return -1;
+        }
+        auto polygon = [](const cb_point2f *pts, int32_t n) {
+            std::vector<cv::Point> out;
+            out.reserve(n);
+            for (int32_t i = 0; i < n; ++i)
+                out.emplace_back(int(std::lround(pts[i].x)), int(std::lround(pts[i].y)));
+            return out;
+        };
+        const std::vector<cv::Point> in = polygon(inner, inner_count), out = polygon(outer, outer_count);
+        cv::Rect area = cv::boundingRect(out) | cv::boundingRect(in);
+        area &= cv::Rect(0, 0, bgr->mat.cols, bgr->mat.rows);
+        if (area.area() < 16) return 0;
+        // Only the polygons' box is converted: this runs on a few candidate faces, not frames.
+        thread_local cv::Mat ycrcb, inner_mask, ring_mask;
+        cv::cvtColor(bgr->mat(area), ycrcb, cv::COLOR_BGR2YCrCb);
+        inner_mask.create(area.size(), CV_8UC1);
+        ring_mask.create(area.size(), CV_8UC1);
+        inner_mask.setTo(0);
+        ring_mask.setTo(0);
+        const cv::Point shift(-area.x, -area.y);
+        cv::fillPoly(inner_mask, std::vector<std::vector<cv::Point>>{in}, cv::Scalar(255), cv::LINE_8, 0, shift);
+        cv::fillPoly(ring_mask, std::vector<std::vector<cv::Point>>{out}, cv::Scalar(255), cv::LINE_8, 0, shift);
+        ring_mask.setTo(0, inner_mask);
+        if (cv::countNonZero(inner_mask) < 8 || cv::countNonZero(ring_mask) < 8) return 0;
+        const cv::Scalar a = cv::mean(ycrcb, inner_mask), b = cv::mean(ycrcb, ring_mask);
+        *inner_warmth = a[1] - a[2];
+        *ring_warmth = b[1] - b[2];
+        return 1;
     })
 }
 

@@ -134,6 +134,17 @@ public final class Image: @unchecked Sendable {
         if m < 0 { throw BridgeError.last("mean of image region") }
         return m
     }
+
+    /// How warm an 8-bit BGR image is (mean Cr - Cb: 0 for gray, about 35 for skin in daylight,
+    /// below 0 for blue) inside the polygon `inner`, and inside `outer` around it; nil when either
+    /// covers under 8 pixels of the image.
+    public func warmth(inside inner: [Point2], around outer: [Point2]) throws -> (inside: Double, around: Double)? {
+        var inside = 0.0, around = 0.0
+        let a = inner.map(cb_point2f.init), b = outer.map(cb_point2f.init)
+        let n = cb_image_warmth_in_polygons(raw, a, Int32(a.count), b, Int32(b.count), &inside, &around)
+        if n < 0 { throw BridgeError.last("warmth of image region") }
+        return n == 1 ? (inside, around) : nil
+    }
 }
 
 extension Image {

@@ -386,6 +386,12 @@ int32_t cb_find_patch(const cb_image *from, cb_rect patch, const cb_image *to, c
  *  when the square is flat). Returns n * n, -1 on error. */
 int32_t cb_upright_patch(const cb_image *gray, double cx, double cy, double side, double angle_rad, int32_t n,
                          float *out);
+/** Warmth (mean Cr - Cb of YCrCb, 0 for gray, about 35 for skin in daylight) of an 8-bit BGR
+ *  image inside polygon `inner`, and inside polygon `outer` without `inner` (the ring), both
+ *  clipped to the image. Returns 1, 0 when either has under 8 pixels, -1 on error. */
+int32_t cb_image_warmth_in_polygons(const cb_image *bgr, const cb_point2f *inner, int32_t inner_count,
+                                    const cb_point2f *outer, int32_t outer_count, double *inner_warmth,
+                                    double *ring_warmth);
 /** Shi-Tomasi corners of an 8-bit gray image, best first. */
 int32_t cb_good_features(const cb_image *gray, int32_t max_corners, double quality, double min_distance,
                          cb_point2f *out);

@@ -20,7 +20,7 @@ public final class FaceDetectionStage: FrameStage {
 /// "faces": one landmark fit per tracked face; faces into the frame's anchors.
 public final class FaceTrackingStage: FrameStage {
     public let name = "faces"
-    public let reads: Set<FrameField> = [.gray]
+    public let reads: Set<FrameField> = [.gray, .image]
     public let writes: Set<FrameField> = [.faces]
     private let tracker: FaceTracker
 
@@ -29,7 +29,8 @@ public final class FaceTrackingStage: FrameStage {
     }
 
     public func process(_ work: inout FrameWork) throws {
-        let faces = try tracker.update(with: work.gray, frameIndex: work.frame.index, time: work.frame.time)
+        let faces = try tracker.update(with: work.gray, colour: work.frame.image, colourScale: 1 / work.analysisScale,
+                                       frameIndex: work.frame.index, time: work.frame.time)
         work.anchors.faces = work.analysisScale == 1 ? faces : faces.map { $0.scaled(by: 1 / work.analysisScale) }
         if tracker.detectsInBackground && tracker.detectionMilliseconds > 0 {
             // Idle-time work is reported on its own, never inside a frame stage.
