@@ -16,7 +16,8 @@ import Logging
 /// a row, or at once when the check finds no face at all or the scene is cut under it; its id
 /// comes back if the face is found again near where it was lost within `lostMemory` seconds. A
 /// track from a weak detection also needs a second detector's agreement (`FaceSecondOpinion`),
-/// since the search and the check share one model and so share its look-alikes.
+/// since the search and the check share one model and so share its look-alikes, and is not
+/// started at all when its colour says it is a badge on coloured cloth (`FaceWarmth`).
 public final class FaceTracker {
     public struct Options {
         /// Smallest face to find, in pixels between the eye centres.
