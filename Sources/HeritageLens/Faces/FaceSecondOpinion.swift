@@ -37,10 +37,6 @@ public final class FaceSecondOpinion {
         self.options = options
     }
 
-    /// Whether the cascade finds a face in `face`'s detector box on `gray`, placed as the track
-    /// learnt its detector's box sits against its landmarks (`boxOffset` in eye distances, turned
-    /// with the face; `boxScale` of the side): a face turned well away has its box a fifth to a
-    /// third smaller than, and to one side of, the one its landmarks predict.
     /// Whether the cascade finds a face in the box dlib's detector drew (`box`, its side shrunk to
     /// `detectorBoxShare`: the detector's box is drawn wider than the face the cascade frames),
     /// turned by `roll`: for a face turned well away, whose fitted landmarks sit off it, the
@@ -50,6 +46,10 @@ public final class FaceSecondOpinion {
                              window: options.window, minimumNeighbours: options.minimumNeighbours, in: gray)
     }
 
+    /// Whether the cascade finds a face in `face`'s detector box on `gray`, placed as the track
+    /// learnt its detector's box sits against its landmarks (`boxOffset` in eye distances, turned
+    /// with the face; `boxScale` of the side): a face turned well away has its box a fifth to a
+    /// third smaller than, and to one side of, the one its landmarks predict.
     public func agrees(with face: FaceFrame, boxOffset: Point2 = Point2(0, 0), boxScale: Double = 1,
                        in gray: Image) throws -> Bool {
         try cascade.confirms(centre: face.detectorBoxCentre(offsetBy: boxOffset), side: face.detectorBoxSide * boxScale,

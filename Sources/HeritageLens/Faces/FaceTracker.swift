@@ -712,9 +712,9 @@ public final class FaceTracker {
     /// The second detector asked in a box dlib's detector drew around an awaiting track's face on
     /// this frame: two agreements there on two thirds of the asks publish the track. A face
     /// turned well away is fitted off itself, where the cascade seldom agrees (an elderly man
-    /// turned about 45°: dropped on every row of nine seeds), while it agrees in his detector's
-    /// box; a badge on coloured cloth, which it agrees with there too, never gets this far
-    /// (`FaceWarmth`).
+    /// turned about 45°, dropped so on the `leave-fast` rows of seeds 260, 266 and 271), while it
+    /// agrees in his detector's box; a badge on coloured cloth, which it agrees with there too,
+    /// never gets this far (`FaceWarmth`).
     private func askInDetectorBox(_ box: Rect, _ t: inout Track, gray: Image) throws {
         t.boxAsks += 1
         if try secondOpinion.agrees(inDetectorBox: box, roll: t.frame.roll, in: gray) { t.boxAgreements += 1 }
