@@ -11,9 +11,9 @@ import HeritageCore
 /// sequences of seeds 1-8 (every fifth frame; MP4 frames, whose 4:2:0 chroma blurs small faces
 /// into what surrounds them): the middles of 2298 faces in every condition are at least 0.17 as
 /// warm as the rest of their faces (99.5 % at least 0.88; the lowest are the 28-px faces of
-/// `small-three`), while every look-alike dlib's detector found that had warm cloth around it
-/// (over 8) had a middle at most 0.06 as warm (-10 to 1.8, the cloth 10-50). Gray photographs
-/// and gray cameras have no warm surround, so they are never ruled out.
+/// `small-three`), while every look-alike dlib's detector found at 0.1 or more that had warm
+/// cloth around it (over 8) had a middle at most 0.06 as warm (-12 to 2.3, the cloth 10-51).
+/// Gray photographs and gray cameras have no warm surround, so they are never ruled out.
 public struct FaceWarmth {
     public struct Options: Sendable {
         /// A surround at least this warm...
