@@ -764,17 +764,16 @@ public final class FaceTracker {
                     try learnBox(d.box, predicted: region, into: &tracks[i], gray: gray)
                 }
                 tracks[i].lastVerified = max(tracks[i].lastVerified, result.frameIndex)
-                // Where the detector's box is on this frame: as drawn, or moved with the face.
-                let then = tracks[i].recentCentres.last(where: { $0.frame == result.frameIndex })?.centre
-                if tracks[i].awaitsSecondOpinion, let moved = framesLate == 0 ? Point2(0, 0) : then.map({ box.centre - $0 }) {
-                    try askInDetectorBox(Rect(x: d.box.x + moved.x, y: d.box.y + moved.y, width: d.box.width,
-                                              height: d.box.height), &tracks[i], gray: gray)
+                // How far the face went since the frame the detection was made on.
+                let moved = tracks[i].recentCentres.last(where: { $0.frame == result.frameIndex }).map { box.centre - $0.centre }
+                func movedOn(_ by: Point2) -> Rect {
+                    Rect(x: d.box.x + by.x, y: d.box.y + by.y, width: d.box.width, height: d.box.height)
                 }
-                if d.score >= options.detectionThreshold,
-                   let then = tracks[i].recentCentres.last(where: { $0.frame == result.frameIndex })?.centre {
-                    let moved = box.centre - then
-                    try refit(&tracks[i], from: Rect(x: d.box.x + moved.x, y: d.box.y + moved.y, width: d.box.width,
-                                                     height: d.box.height), gray: gray)
+                if tracks[i].awaitsSecondOpinion, let by = framesLate == 0 ? Point2(0, 0) : moved {
+                    try askInDetectorBox(movedOn(by), &tracks[i], gray: gray)
+                }
+                if d.score >= options.detectionThreshold, let moved {
+                    try refit(&tracks[i], from: movedOn(moved), gray: gray)
                 }
             }
         case .search, .recover:
