@@ -80,16 +80,18 @@ public struct DetectionRunner {
         min(2.5, max(0.25, 90 / (FaceFrame.detectorBoxWidth * minimumEyeDistance)))
     }
 
-    /// The frame's tone corrected for the search (`SearchExposure`).
-    func exposed(_ gray: Image) throws -> Image {
-        try exposure.corrected(gray)
+    /// The frame's tone corrected for the search, and for the landmarks of what it finds as the
+    /// tracker fits them (`SearchExposure`).
+    func exposed(_ gray: Image) throws -> (search: Image, landmarks: Image) {
+        try exposure.corrections(of: gray)
     }
 
     func run(_ job: FaceDetectionJob, on gray: Image) throws -> [FaceDetection] {
         switch job {
         case .search(let roll, _) where roll != 0:
+            let image = try exposed(gray)
             let turned = Image()
-            try exposed(gray).derotate(by: roll, into: turned)
+            try image.search.derotate(by: roll, into: turned)
             let centre = Point2(Double(gray.width - 1) / 2, Double(gray.height - 1) / 2)
             return try detector.detect(in: turned, region: nil, scale: searchScale).map { d in
                 // Back in the frame: the box's centre turned back, the fit rolled as the search was.
@@ -97,7 +99,7 @@ public struct DetectionRunner {
                 let side = (d.box.width + d.box.height) / 2
                 var found = FaceDetection(box: Rect(x: c.x - side / 2, y: c.y - side / 2, width: side, height: side),
                                           score: d.score)
-                found.landmarks = try predictor.fit(in: gray, centre: c, side: side, roll: roll)
+                found.landmarks = try predictor.fit(in: image.landmarks, centre: c, side: side, roll: roll)
                 return found
             }
         case .search(_, let sizes):
@@ -106,25 +108,26 @@ public struct DetectionRunner {
             let image = try exposed(gray)
             let found: [FaceDetection]
             switch sizes {
-            case .all: found = try detector.detect(in: image, region: nil, scale: searchScale)
+            case .all: found = try detector.detect(in: image.search, region: nil, scale: searchScale)
             case .larger:
                 let step = pow(5.0 / 6, Double(SearchSizes.finestLevels))
-                found = try detector.detect(in: image, region: nil, scale: searchScale * step)
+                found = try detector.detect(in: image.search, region: nil, scale: searchScale * step)
             case .smaller:
-                found = try detector.detectSmallest(in: image, region: nil, scale: searchScale,
+                found = try detector.detectSmallest(in: image.search, region: nil, scale: searchScale,
                                                     levels: SearchSizes.finestLevels)
             }
             return try found.map { d in
                 var d = d
-                d.landmarks = try predictor.fit(in: gray, box: d.box)
+                d.landmarks = try predictor.fit(in: image.landmarks, box: d.box)
                 return d
             }
         case .verify(_, let region):
             return try detector.detect(in: gray, region: region, scale: Self.regionScale(region))
         case .recover(let region):
-            return try detector.detect(in: try exposed(gray), region: region, scale: Self.regionScale(region)).map { d in
+            let image = try exposed(gray)
+            return try detector.detect(in: image.search, region: region, scale: Self.regionScale(region)).map { d in
                 var d = d
-                d.landmarks = try predictor.fit(in: gray, box: d.box)
+                d.landmarks = try predictor.fit(in: image.landmarks, box: d.box)
                 return d
             }
         }

@@ -187,6 +187,12 @@ public final class FaceTracker {
     private let warmth: FaceWarmth
     /// This frame in colour while `update` runs, and its pixels per gray pixel.
     private var colour: (image: Image, scale: Double)?
+    /// The frame the landmark model reads while `update` runs: a washed-out frame tone-corrected
+    /// (`SearchExposure.landmarkGamma`).
+    private var landmarkGray: Image?
+    /// The buffer a corrected frame is made in, kept between frames.
+    private var correctedGray: Image?
+    private let exposure = SearchExposure()
     private let sceneChange = SceneChangeMeter()
     /// Inline only: whether anything changed away from the tracked faces since the last search.
     private let changeMeter: RegionChangeMeter?
@@ -383,7 +389,8 @@ public final class FaceTracker {
     public func update(with gray: Image, colour: Image? = nil, colourScale: Double = 1, frameIndex: Int,
                        time: Double) throws -> [FaceAnchor] {
         self.colour = colour.map { ($0, colourScale) }
-        defer { self.colour = nil }
+        landmarkGray = try corrected(gray)
+        defer { self.colour = nil; landmarkGray = nil }
         frameSize = gray.size
         self.frameIndex = frameIndex
         frameSeconds = lastFrameTime.map { time - $0 }
@@ -451,6 +458,20 @@ public final class FaceTracker {
         }
         return anchors.sorted { $0.id < $1.id }
     }
+
+    /// `gray` tone-corrected for the landmark model in a buffer kept between frames, or `gray`
+    /// itself when it needs no correction.
+    private func corrected(_ gray: Image) throws -> Image {
+        guard let gamma = try exposure.landmarkGamma(for: gray) else { return gray }
+        let buffer = correctedGray.flatMap { $0.size == gray.size ? $0 : nil } ?? Image()
+        try gray.copy(to: buffer)
+        try buffer.applyGamma(gamma)
+        correctedGray = buffer
+        return buffer
+    }
+
+    /// The frame a landmark fit on `gray` reads (`landmarkGray`).
+    private func landmarkImage(_ gray: Image) -> Image { landmarkGray ?? gray }
 
     private func follow(_ t: inout Track, gray: Image, time: Double) throws {
         // Frames count, not only fits: a look-alike half hidden keeps a miss or two between
@@ -630,14 +651,14 @@ public final class FaceTracker {
     /// is not a plausible successor of the track's last landmarks or has left the frame.
     private func attempt(from centre: Point2, side: Double, roll: Double, track t: Track,
                          gray: Image) throws -> (points: [Point2], score: Double)? {
-        var fitted = try predictor.fit(in: gray, centre: centre, side: side, roll: roll)
+        var fitted = try predictor.fit(in: landmarkImage(gray), centre: centre, side: side, roll: roll)
         // A fit that had to move far from where it started (a fast move the prediction missed) is
         // fitted again from where it landed: the cascade is accurate only near its start.
         let landed = FaceFrame(landmarks: fitted)
         let landedCentre = landed.detectorBoxCentre(offsetBy: t.boxOffset)
         if landedCentre.distance(to: centre) > refitDistance * side {
-            fitted = try predictor.fit(in: gray, centre: landedCentre, side: landed.detectorBoxSide * t.boxScale,
-                                       roll: landed.roll)
+            fitted = try predictor.fit(in: landmarkImage(gray), centre: landedCentre,
+                                       side: landed.detectorBoxSide * t.boxScale, roll: landed.roll)
         }
         guard plausibility.check(fitted, previous: t.landmarks) == .plausible, mostlyInside(fitted) else {
             return nil
@@ -789,7 +810,7 @@ public final class FaceTracker {
     private func start(from detection: FaceDetection, gray: Image, searched: Image?, framesLate: Int,
                        time: Double) throws {
         logger.debug("detection \(detection.box) score \(detection.score)")
-        let found = try detection.landmarks ?? predictor.fit(in: gray, box: detection.box)
+        let found = try detection.landmarks ?? predictor.fit(in: landmarkImage(gray), box: detection.box)
         // Fitted again in the box its own landmarks give: a detection's box can be a size off for
         // a small or turned face, and a detection from an earlier frame (background worker) is
         // followed into this one as a track would be.
@@ -968,7 +989,7 @@ public final class FaceTracker {
         guard let near = try appearance.detections(in: gray, region: region, scale: 100 / side)
             .filter({ $0.box.centre.distance(to: centre) < 0.5 * side })
             .max(by: { $0.score < $1.score }) else { return nil }
-        let fitted = try predictor.fit(in: gray, box: near.box)
+        let fitted = try predictor.fit(in: landmarkImage(gray), box: near.box)
         guard plausibility.check(fitted, previous: t.landmarks) == .plausible, wholeInside(fitted) else { return nil }
         return (fitted, try appearanceScore(of: fitted, boxOffset: t.boxOffset, boxScale: t.boxScale, in: gray))
     }
@@ -1000,7 +1021,7 @@ public final class FaceTracker {
     /// A new face's fit in the square (centre, side, roll), with its appearance score (-10 when
     /// the fit is no plausible face inside the frame).
     private func fitNew(centre: Point2, side: Double, roll: Double, in gray: Image) throws -> (points: [Point2], score: Double) {
-        let fitted = try predictor.fit(in: gray, centre: centre, side: side, roll: roll)
+        let fitted = try predictor.fit(in: landmarkImage(gray), centre: centre, side: side, roll: roll)
         guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return (fitted, -10) }
         return (fitted, try appearanceScore(of: fitted, in: gray))
     }
@@ -1075,7 +1096,7 @@ public final class FaceTracker {
     /// face low and still pass the check, and the per-frame fit, started from its own last
     /// landmarks, would keep it there.
     private func refit(_ t: inout Track, from box: Rect, gray: Image) throws {
-        let fitted = try predictor.fit(in: gray, box: box)
+        let fitted = try predictor.fit(in: landmarkImage(gray), box: box)
         guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
         let score = try appearanceScore(of: fitted, boxOffset: t.boxOffset, boxScale: t.boxScale, in: gray)
         guard score > t.lastScore + refitGain else { return }
