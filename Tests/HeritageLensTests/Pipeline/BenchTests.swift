@@ -34,7 +34,10 @@ final class SleepStage: FrameStage {
         #expect(sum <= handTimed + 0.01)
         #expect(sum >= 0.6 * handTimed, "totals \(sum) s of \(handTimed) s")
         #expect(abs(run.wallSeconds - handTimed) < 0.05)
-        #expect(abs(run.throughput - 40 / handTimed) / (40 / handTimed) < 0.1)
+        // Throughput is the frames over that wall time. Compared with the hand-timed rate as a
+        // share instead, a run of a quarter second on a loaded machine was 11 % off while its
+        // wall time was within 0.05 s: the share measured the load, not bench.
+        #expect(abs(40 / run.throughput - handTimed) < 0.05)
         // Every stage is in the report, in pipeline order, and the JSON carries the figures.
         #expect(run.stages.map(\.name) == ["capture", "convert", "sleep", "sinks"])
         let json = BenchReport.json(runs: [run], machine: MachineInfo.current(pinned: "0"), input: "in.avi", paced: false)
