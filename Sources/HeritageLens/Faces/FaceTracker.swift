@@ -187,9 +187,10 @@ public final class FaceTracker {
     private let warmth: FaceWarmth
     /// This frame in colour while `update` runs, and its pixels per gray pixel.
     private var colour: (image: Image, scale: Double)?
-    /// The frame the landmark model reads while `update` runs: a washed-out frame tone-corrected
-    /// (`SearchExposure.landmarkGamma`).
-    private var landmarkGray: Image?
+    /// This frame as the landmark model reads it, made by the first fit of `update` that needs it
+    /// (a frame no fit reads costs nothing): a washed-out frame tone-corrected
+    /// (`SearchExposure.landmarkGamma`), with the gray frame it was made from.
+    private var landmarkGray: (source: Image, read: Image)?
     /// The buffer a corrected frame is made in, kept between frames.
     private var correctedGray: Image?
     private let exposure = SearchExposure()
@@ -389,7 +390,6 @@ public final class FaceTracker {
     public func update(with gray: Image, colour: Image? = nil, colourScale: Double = 1, frameIndex: Int,
                        time: Double) throws -> [FaceAnchor] {
         self.colour = colour.map { ($0, colourScale) }
-        landmarkGray = try corrected(gray)
         defer { self.colour = nil; landmarkGray = nil }
         frameSize = gray.size
         self.frameIndex = frameIndex
@@ -471,7 +471,12 @@ public final class FaceTracker {
     }
 
     /// The frame a landmark fit on `gray` reads (`landmarkGray`).
-    private func landmarkImage(_ gray: Image) -> Image { landmarkGray ?? gray }
+    private func landmarkImage(_ gray: Image) throws -> Image {
+        if let made = landmarkGray, made.source === gray { return made.read }
+        let read = try corrected(gray)
+        landmarkGray = (gray, read)
+        return read
+    }
 
     private func follow(_ t: inout Track, gray: Image, time: Double) throws {
         // Frames count, not only fits: a look-alike half hidden keeps a miss or two between

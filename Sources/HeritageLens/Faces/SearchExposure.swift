@@ -42,9 +42,11 @@ public struct SearchExposure: Sendable {
     /// its face, and fits on dark frames so corrected were worse (seeds 1-160 of the hard set:
     /// washed-out 2.9 -> 2.0 % of faces above 8 % error, dark 1.6 -> 2.1 %).
     public func landmarkGamma(for gray: Image) throws -> Double? {
-        guard let gamma = try gamma(for: gray), gamma > 1 else { return nil }
-        return gamma
+        try gamma(for: gray).flatMap { Self.correctsLandmarks($0) ? $0 : nil }
     }
+
+    /// Whether the landmark model reads a frame with this correction: one that darkens it.
+    static func correctsLandmarks(_ gamma: Double) -> Bool { gamma > 1 }
 
     /// `gray` as the search reads it and as the landmark model reads it (either may be `gray`
     /// itself), with one measure of the frame.
@@ -52,7 +54,7 @@ public struct SearchExposure: Sendable {
         guard let gamma = try gamma(for: gray) else { return (gray, gray) }
         let out = try gray.copy()
         try out.applyGamma(gamma)
-        return (out, gamma > 1 ? out : gray)
+        return (out, Self.correctsLandmarks(gamma) ? out : gray)
     }
 
     /// The grey level under which 1 % of a 160 x 120 thumbnail lies: averaged over 4 x 4 frame
