@@ -390,6 +390,24 @@ struct FaceTrackingTests {
         #expect(score.falsePositives == 0)
     }
 
+    /// Live, a search lands frames after the frame it ran on. Seed 204's `backlight-35` opens on a
+    /// dim face turned well away, found at 0.35 by the first search, its fit scoring under the
+    /// bar where its landmarks put the check's window and nothing nearby looking more like a face:
+    /// a late detection went no further, and the face was found 0.27 s later by a search that
+    /// happened to score its fit higher. Checked in its detector's own box, as it is inline, it
+    /// starts on the first search's landing. Each result is taken on the frame after the one it
+    /// ran on, the worker waited for rather than a clock, so the run is the same on any machine.
+    @Test(.needsHardSet)
+    func aLateDetectionOfATurnedDimFaceIsCheckedInItsOwnBox() throws {
+        let sequence = try HardSequences.named("backlight-35", seed: 204)
+        let live = tracker(background: true, detector: try HOGFaceDetector())
+        defer { live.finish() }
+        try live.scheduleDetection(on: HardSequences.grayFrame(of: sequence, at: 0), frameIndex: 0)
+        while live.isDetecting { usleep(1000) }
+        _ = try live.update(with: HardSequences.grayFrame(of: sequence, at: 1), frameIndex: 1, time: 1.0 / 30)
+        #expect(!live.trackIDs.isEmpty, "no track started from the first search")
+    }
+
     /// Seed 279's `backlight-35`: a frontal face at 35 % of a bright background, which dlib's
     /// search found at 0.5-1.3 only in the frame as it is. Darkened as a washed-out frame (its
     /// mean is over 150), the face sank under the detector's threshold: recall 0.
