@@ -459,21 +459,10 @@ public final class FaceTracker {
         return anchors.sorted { $0.id < $1.id }
     }
 
-    /// `gray` tone-corrected for the landmark model in a buffer kept between frames, or `gray`
-    /// itself when it needs no correction.
-    private func corrected(_ gray: Image) throws -> Image {
-        guard let gamma = try exposure.landmarkGamma(for: gray) else { return gray }
-        let buffer = correctedGray.flatMap { $0.size == gray.size ? $0 : nil } ?? Image()
-        try gray.copy(to: buffer)
-        try buffer.applyGamma(gamma)
-        correctedGray = buffer
-        return buffer
-    }
-
     /// The frame a landmark fit on `gray` reads (`landmarkGray`).
     private func landmarkImage(_ gray: Image) throws -> Image {
         if let made = landmarkGray, made.source === gray { return made.read }
-        let read = try corrected(gray)
+        let read = try exposure.landmarkFrame(of: gray, in: &correctedGray)
         landmarkGray = (gray, read)
         return read
     }

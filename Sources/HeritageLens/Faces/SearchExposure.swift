@@ -52,9 +52,26 @@ public struct SearchExposure: Sendable {
     /// itself), with one measure of the frame.
     public func corrections(of gray: Image) throws -> (search: Image, landmarks: Image) {
         guard let gamma = try gamma(for: gray) else { return (gray, gray) }
-        let out = try gray.copy()
-        try out.applyGamma(gamma)
+        let out = try Self.toned(gray, gamma: gamma, into: nil)
         return (out, Self.correctsLandmarks(gamma) ? out : gray)
+    }
+
+    /// `gray` as the landmark model reads it (`landmarkGamma`): corrected in `buffer`, which is
+    /// made or replaced when it is missing or of another size and kept for the next frame, or
+    /// `gray` itself when it needs no correction.
+    public func landmarkFrame(of gray: Image, in buffer: inout Image?) throws -> Image {
+        guard let gamma = try landmarkGamma(for: gray) else { return gray }
+        let out = try Self.toned(gray, gamma: gamma, into: buffer)
+        buffer = out
+        return out
+    }
+
+    /// `gray` with the curve `gamma` applied, in `buffer` when it has `gray`'s size.
+    private static func toned(_ gray: Image, gamma: Double, into buffer: Image?) throws -> Image {
+        let out = buffer.flatMap { $0.size == gray.size ? $0 : nil } ?? Image()
+        try gray.copy(to: out)
+        try out.applyGamma(gamma)
+        return out
     }
 
     /// The grey level under which 1 % of a 160 x 120 thumbnail lies: averaged over 4 x 4 frame
