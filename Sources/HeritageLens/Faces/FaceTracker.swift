@@ -263,6 +263,10 @@ public final class FaceTracker {
     let coveredMargin = 0.8
     /// How much better a detection's fit must score to replace a track's own.
     let refitGain = 0.3
+    /// How far (in eye distances) a clear detection's fit may sit from a slow track's own before
+    /// the track counts as slid off its face: then the detection's fit replaces it when it scores
+    /// about as well (`refitGain` under or better), not only when it scores much better.
+    let slidFitDistance = 0.25
     /// Correlation a face's look needs where it is looked for now to count as found there.
     static let minimumPatchCorrelation = 0.5
     private var logger: Logger
@@ -788,7 +792,9 @@ public final class FaceTracker {
                     try askInDetectorBox(movedOn(by), &tracks[i], gray: gray)
                 }
                 if d.score >= options.detectionThreshold, let moved {
-                    try refit(&tracks[i], from: movedOn(moved), gray: gray)
+                    let refitBox = movedOn(moved)
+                    let alone = !tracks.indices.contains { $0 != i && tracks[$0].frame.detectorBox.iou(refitBox) > 0.2 }
+                    try refit(&tracks[i], from: refitBox, mayHaveSlid: alone && !isBlurredByMotion(tracks[i]), gray: gray)
                 }
             }
         case .search, .recover:
@@ -1097,13 +1103,18 @@ public final class FaceTracker {
     /// frame) replaces the track's when it looks much more like a face: a track started from a
     /// face half in the frame, or fitted from a late detection, can settle a size off or half a
     /// face low and still pass the check, and the per-frame fit, started from its own last
-    /// landmarks, would keep it there.
-    private func refit(_ t: inout Track, from box: Rect, gray: Image) throws {
+    /// landmarks, would keep it there. A slow track whose fit sits well away from the detection's
+    /// (`mayHaveSlid`: no other track in the detector's box) takes it at about the same score:
+    /// a fit that slid off a face partly covered, towards its cheek, can score as well as the
+    /// face itself while its eyes sit half an eye distance off (seed 319's `small-three`).
+    private func refit(_ t: inout Track, from box: Rect, mayHaveSlid: Bool, gray: Image) throws {
         let fitted = try predictor.fit(in: landmarkImage(gray), box: box)
         guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
         let score = try appearanceScore(of: fitted, boxOffset: t.boxOffset, boxScale: t.boxScale, in: gray)
-        guard score > t.lastScore + refitGain else { return }
-        logger.debug("track \(t.id): refitted from a detection, appearance \(t.lastScore) -> \(score)")
+        let apart = FaceFrame(landmarks: fitted).eyeMidpoint.distance(to: t.frame.eyeMidpoint) / max(1, t.frame.eyeDistance)
+        let slid = mayHaveSlid && apart >= slidFitDistance && score >= t.lastScore - refitGain
+        guard score > t.lastScore + refitGain || slid else { return }
+        logger.debug("track \(t.id): refitted from a detection, appearance \(t.lastScore) -> \(score), \(apart) eye distances away")
         // The smoothing starts again from the new fit: it would otherwise ease the anchors across
         // the jump from the wrong fit over several frames.
         let new = FaceFrame(landmarks: fitted)
