@@ -1111,13 +1111,13 @@ public final class FaceTracker {
         let fitted = try predictor.fit(in: landmarkImage(gray), box: box)
         guard plausibility.check(fitted, previous: nil) == .plausible, mostlyInside(fitted) else { return }
         let score = try appearanceScore(of: fitted, boxOffset: t.boxOffset, boxScale: t.boxScale, in: gray)
-        let apart = FaceFrame(landmarks: fitted).eyeMidpoint.distance(to: t.frame.eyeMidpoint) / max(1, t.frame.eyeDistance)
+        let new = FaceFrame(landmarks: fitted)
+        let apart = new.eyeMidpoint.distance(to: t.frame.eyeMidpoint) / max(1, t.frame.eyeDistance)
         let slid = mayHaveSlid && apart >= slidFitDistance && score >= t.lastScore - refitGain
         guard score > t.lastScore + refitGain || slid else { return }
         logger.debug("track \(t.id): refitted from a detection, appearance \(t.lastScore) -> \(score), \(apart) eye distances away")
         // The smoothing starts again from the new fit: it would otherwise ease the anchors across
         // the jump from the wrong fit over several frames.
-        let new = FaceFrame(landmarks: fitted)
         // The face's motion is unchanged: only where the track thinks it is moved.
         t.previousCentre = t.previousCentre.map { $0 + (new.eyeMidpoint - t.frame.eyeMidpoint) }
         t.landmarks = fitted
