@@ -34,24 +34,6 @@ import Testing
     static let upgrade = "GET /anchors HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
 
-    /// One unmasked server text frame: its payload.
-    static func readTextFrame(_ client: RawHTTPClient, buffered: [UInt8]) async -> String? {
-        var bytes = buffered
-        func need(_ n: Int) async -> Bool {
-            if bytes.count < n { bytes += await client.read(atLeast: n - bytes.count) }
-            return bytes.count >= n
-        }
-        guard await need(2), bytes[0] == 0x81 else { return nil }
-        var length = Int(bytes[1] & 0x7f), offset = 2
-        if length == 126 {
-            guard await need(4) else { return nil }
-            length = Int(bytes[2]) << 8 | Int(bytes[3])
-            offset = 4
-        }
-        guard await need(offset + length) else { return nil }
-        return String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
-    }
-
     @Test func viewerPageIsOneSelfContainedDocument() async throws {
         let server = try Self.server()
         defer { server.finish() }
@@ -70,12 +52,12 @@ import Testing
         let (status, head, rest) = await client.readHead()
         #expect(status == 101)
         #expect(head.contains("s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
+        let messages = WebSocketTextReader(client, buffered: rest)
         for i in 0..<3 {
             let frame = Self.frame(i)
             server.publish(frame)
             server.drain()
-            let text = await Self.readTextFrame(client, buffered: i == 0 ? rest : [])
-            #expect(text == frame.anchors.jsonLine)
+            #expect(await messages.next() == frame.anchors.jsonLine)
         }
     }
 
