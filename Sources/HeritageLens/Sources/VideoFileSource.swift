@@ -44,6 +44,10 @@ public final class VideoFileSource: FrameSource {
     /// Frames decoded since the file was (re)opened (delivered or skipped as late): a loop pass that
     /// decodes none must not loop forever.
     private var framesThisPass = 0
+    /// The first frame, decoded when the file is opened and not yet taken: a file that opens but
+    /// decodes nothing is refused before a run makes or empties any output, so an earlier run's
+    /// files of the same names stay as they were.
+    private var firstGrab: VideoReader.Result?
 
     public init(path: String, options: Options = Options()) throws {
         try InputFile.validate(path)
@@ -61,6 +65,9 @@ public final class VideoFileSource: FrameSource {
         guard info.size.width <= options.maximumSide, info.size.height <= options.maximumSide else {
             throw SourceError.tooLarge(path, size: info.size, limit: options.maximumSide)
         }
+        let first = r.grab()
+        guard case .frame = first else { throw SourceError.noFramesDecoded(path) }
+        firstGrab = first
         reader = r
         name = path
         self.options = options
@@ -85,7 +92,9 @@ public final class VideoFileSource: FrameSource {
         while true {
             let pts: Double
             // Decoded first, converted to BGR only once it is known to be delivered.
-            switch r.grab() {
+            let grabbed = firstGrab ?? r.grab()
+            firstGrab = nil
+            switch grabbed {
             case .frame(let ms): pts = ms
             case .endOfStream:
                 if deliveredFrameCount == 0 { throw SourceError.noFramesDecoded(name) }

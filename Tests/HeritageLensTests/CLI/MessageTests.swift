@@ -127,6 +127,16 @@ struct MessageTests {
                           "head.mp4: no frame could be decoded")
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/head.jsonl"))
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/head-out.mp4"))
+        // Nor empties the files of an earlier run of the same names.
+        let earlier = Data("{\"schema\":1,\"frame\":0}\n".utf8)
+        for name in ["head.jsonl", "head-out.mp4", "head.metrics.jsonl"] {
+            try earlier.write(to: URL(fileURLWithPath: "\(dir)/\(name)"))
+        }
+        try expectOneLine(["process", "head.mp4", "--anchors", "head.jsonl", "-o", "head-out.mp4",
+                           "--metrics", "head.metrics.jsonl"], in: dir, "head.mp4: no frame could be decoded")
+        for name in ["head.jsonl", "head-out.mp4", "head.metrics.jsonl"] {
+            #expect(FileManager.default.contents(atPath: "\(dir)/\(name)") == earlier, "\(name) was changed")
+        }
 
         // A batch names a failed input once on its line, and again at the end.
         try FileManager.default.createDirectory(atPath: "\(dir)/videos", withIntermediateDirectories: true)
