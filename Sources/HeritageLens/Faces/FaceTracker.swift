@@ -333,6 +333,7 @@ public final class FaceTracker {
             schedule.searchSoon()
             searchCount = 0
             smallerSearchDue = false
+            lost.removeAll()
         }
         // A busy background worker takes nothing now; what is due stays due for when it is free
         // (a search asked for after a cut must not be skipped for a whole refresh interval).
@@ -423,7 +424,11 @@ public final class FaceTracker {
                 let box = t.frame.detectorBox
                 // Only a published face is reclaimed, confirmed at once: a track never confirmed
                 // (a badge the check doubted) would otherwise be confirmed by being found again.
-                if t.confirmed { lost.append(LostTrack(id: t.id, box: box, time: time, typicalScore: t.typicalScore)) }
+                // Not on a cut: that face is gone with its scene, and a new face where it was would
+                // take its id and be held to its usual score (a portrait after a cut, scoring
+                // -0.7 against the 2.0 of the face before it, was followed unseen for its whole
+                // scene). A face that comes back with its scene is known by its look.
+                if t.confirmed && !cutNow { lost.append(LostTrack(id: t.id, box: box, time: time, typicalScore: t.typicalScore)) }
                 if t.confirmed, let look = t.look { remembered.append((t.id, look, time + options.lookMemory)) }
                 // A look-alike the second detector refused is no face that may be there still.
                 lostFaces = lostFaces || !t.refused
