@@ -43,6 +43,10 @@ struct PipelineAssembly {
     /// Ends the run early; the command's own follows Ctrl-C and the other stop signals, a batch's
     /// is shared by its inputs.
     var stopRequest = StopRequest.processSignals()
+    /// Wait for the source's first frame before any output is made (a live camera, which can open
+    /// and then send nothing until Ctrl-C). Files need no wait: they decode their first frame when
+    /// opened, and holding one back would shift a `--realtime` run's pacing.
+    var waitsForFirstFrame = false
 
     func intrinsics() throws -> Intrinsics {
         if let path = faces.calibration {
@@ -129,6 +133,23 @@ struct PipelineAssembly {
         try plan.check()
     }
 
+    /// The source, once its first frame is in when `waitsForFirstFrame`: a run stopped or ended
+    /// before then has made no output.
+    private func sourceWithItsFirstFrame() throws -> FrameSource {
+        guard waitsForFirstFrame else { return source }
+        let held = FirstFrameHeldSource(source)
+        logger.info("\(source.name): waiting for the first frame")
+        guard try held.waitForFirstFrame() else {
+            source.close()
+            if stopRequest.isRequested {
+                logger.notice("stopped before the first frame; no output was created or changed")
+                throw ExitCodeInterrupted()
+            }
+            throw SourceError.noFramesDecoded(source.name)
+        }
+        return held
+    }
+
     @discardableResult
     func execute() throws -> Pipeline.Summary {
         try checkedPlan()
@@ -142,6 +163,7 @@ struct PipelineAssembly {
             logger.notice("stopped before the first frame; no output was created or changed")
             throw ExitCodeInterrupted()
         }
+        let source = try sourceWithItsFirstFrame()
         // The files this run makes anew, removed again when it fails before its first frame (an
         // input that decodes nothing): an empty output would read as a video with no face in it.
         let made = [outputs.output, outputs.anchors, outputs.metrics].compactMap { $0 }
@@ -169,7 +191,6 @@ struct PipelineAssembly {
             sinks.append(w)
             window = w
         }
-        let source = self.source
         let feed: LiveFeedSink?
         do {
             feed = try network?.makeFeed(droppedFrames: { source.droppedFrameCount }, logger: logger)
@@ -240,12 +261,12 @@ struct PipelineAssembly {
         // A batch's video is still under its temporary name here; the batch names the outputs.
         if let video, showsProgress { report += "; video: \(video.path) (\(video.codec), \(video.framesWritten) frames)" }
         for path in snapshots.written { report += "; snapshot: \(path)" }
-        if let images = source as? ImageSource, !images.skippedImages.isEmpty {
+        if let images = self.source as? ImageSource, !images.skippedImages.isEmpty {
             report += "; \(images.skippedImages.count) image\(images.skippedImages.count == 1 ? "" : "s") skipped"
             if images.skippedImages.count > 5 { report += " (-v names them all)" }
         }
         logger.notice("\(showsProgress ? "" : "\(source.name): ")\(report)")
-        if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted, !(source is ImageSource),
+        if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted, !(self.source is ImageSource),
            summary.framesProcessed + summary.framesDropped < expected - 1 {
             logger.warning("\(source.name): the container announced \(expected) frames but only \(summary.framesProcessed + summary.framesDropped) could be decoded (truncated or corrupt file)")
         }

@@ -94,6 +94,7 @@ struct Run: ParsableCommand {
             assembly.plan.input("--camera", path)
             assembly.network = network
             assembly.stopRequest = stop
+            assembly.waitsForFirstFrame = true
             try assembly.execute()
         } catch let stop as ExitCodeInterrupted {
             throw stop.exitCode

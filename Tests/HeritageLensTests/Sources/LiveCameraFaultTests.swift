@@ -63,6 +63,24 @@ extension LiveCameraPathTests {
             try expectValidOutputs(run, frames: 30)
         }
 
+        /// A camera that opens and then sends nothing (pulled out at its first frame) until Ctrl-C:
+        /// the files of an earlier run with the same names are left as they were.
+        @Test func aStopBeforeTheCameraSentAFrameChangesNoFile() async throws {
+            let earlier = TestPaths.scratch()
+            let files = ["anchors.jsonl", "metrics.jsonl", "out.avi"].map { (earlier as NSString).appendingPathComponent($0) }
+            for file in files { try "earlier run \(file)\n".write(toFile: file, atomically: true, encoding: .utf8) }
+            let run = try await FakeCamera.run(
+                ["run", "--camera", "0", "--no-preview", "-v", "--detector", "none", "--no-cards", "--no-overlay",
+                 "--anchors", files[0], "--metrics", files[1], "-o", files[2]],
+                video: FakeCamera.plain, faults: ["unplug:after=0,for=60"], timeout: 40,
+                interruptWhen: { $0.contains("/dev/video0: waiting for the first frame") })
+            #expect(run.status == 130, "\(run.stderr)")
+            #expect(run.stderr.contains("stopped before the first frame; no output was created or changed"), "\(run.stderr)")
+            for file in files {
+                #expect(try String(contentsOfFile: file, encoding: .utf8) == "earlier run \(file)\n")
+            }
+        }
+
         @Test func aStallLongerThanTheTimeoutReconnects() async throws {
             let run = try await run(frames: 75, faults: ["stall:after=60,for=4"])
             #expect(run.status == 0, "\(run.stderr)")

@@ -66,9 +66,11 @@ enum FakeCamera {
 
     /// Runs `heritage-lens ARGS` with the emulated camera showing `video`, outputs going to a fresh
     /// scratch folder. `faults` are FAKECAM_FAULTS entries; `formats` restricts the offered formats
-    /// ("yuyv"); `stamp` draws each frame's sequence number into it (see `SequenceStamps`).
+    /// ("yuyv"); `stamp` draws each frame's sequence number into it (see `SequenceStamps`);
+    /// `interruptWhen` sends Ctrl-C once what the command printed to stderr so far satisfies it.
     static func run(_ arguments: [String], video: String, faults: [String] = [], formats: String = "",
-                    stamp: Bool = false, timeout: Double = 60, name: String = #function) async throws -> Run {
+                    stamp: Bool = false, timeout: Double = 60, interruptWhen: (@Sendable (String) -> Bool)? = nil,
+                    name: String = #function) async throws -> Run {
         let library = try Self.library.get()
         guard FileManager.default.isExecutableFile(atPath: binary) else { throw Failure.missingBinary(binary) }
         let folder = TestPaths.scratch(name)
@@ -112,6 +114,17 @@ enum FakeCamera {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
                 return
+            }
+            if let interruptWhen {
+                @Sendable func poll() {
+                    guard process.isRunning else { return }
+                    if interruptWhen((try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "") {
+                        process.interrupt()
+                    } else {
+                        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1, execute: poll)
+                    }
+                }
+                DispatchQueue.global().async(execute: poll)
             }
             // Ctrl-C first (the run finalizes its outputs), then SIGKILL.
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [process] in
