@@ -3,10 +3,9 @@ import HeritageCore
 /// A source whose first frame is waited for before the run makes its outputs, then handed out
 /// first as if it had just come.
 ///
-/// A camera that opens but sends nothing (stalled, covered by another program's stream) can be
-/// waited on until Ctrl-C; outputs made before that wait would already have emptied an earlier
-/// run's files of the same names. Waiting here first means a run that never got a frame changes
-/// no file.
+/// A camera that opens but sends nothing (stalled, or pulled out at once) is waited for until
+/// Ctrl-C; outputs made before that wait would already have emptied an earlier run's files of the
+/// same names. Waiting here first means a run that never got a frame changes no file.
 public final class FirstFrameHeldSource: FrameSource {
     private let inner: FrameSource
     private var held: Frame?
@@ -21,8 +20,6 @@ public final class FirstFrameHeldSource: FrameSource {
     public var framesPerSecond: Double { inner.framesPerSecond }
     public var expectedFrameCount: Int? { inner.expectedFrameCount }
     public var droppedFrameCount: Int { inner.droppedFrameCount }
-    /// The source underneath, for reports that know its kind (skipped images, reconnections).
-    public var underlying: FrameSource { inner }
 
     /// Blocks until the first frame arrives; false when the source ended or was stopped first.
     /// The frame's image stays the inner source's buffer, untouched until the next frame is asked for.
