@@ -133,6 +133,13 @@ struct PipelineAssembly {
         try plan.check()
     }
 
+    /// A stop that came before any output was made: said once, and nothing to finalize.
+    private func throwIfStoppedBeforeOutputs() throws {
+        guard stopRequest.isRequested else { return }
+        logger.notice("stopped before the first frame; no output was created or changed")
+        throw ExitCodeInterrupted()
+    }
+
     /// The source, once its first frame is in when `waitsForFirstFrame`: a run stopped or ended
     /// before then has made no output.
     private func sourceWithItsFirstFrame() throws -> FrameSource {
@@ -141,10 +148,7 @@ struct PipelineAssembly {
         logger.info("\(source.name): waiting for the first frame")
         guard try held.waitForFirstFrame() else {
             source.close()
-            if stopRequest.isRequested {
-                logger.notice("stopped before the first frame; no output was created or changed")
-                throw ExitCodeInterrupted()
-            }
+            try throwIfStoppedBeforeOutputs()
             throw SourceError.noFramesDecoded(source.name)
         }
         return held
@@ -159,10 +163,7 @@ struct PipelineAssembly {
         var configuration = try makeConfiguration(intrinsics: intrinsics)
         let overlay = live?.overlay == true ? StatsOverlayStage() : nil
         configuration.statsOverlay = overlay
-        if stopRequest.isRequested {
-            logger.notice("stopped before the first frame; no output was created or changed")
-            throw ExitCodeInterrupted()
-        }
+        try throwIfStoppedBeforeOutputs()
         let source = try sourceWithItsFirstFrame()
         // The files this run makes anew, removed again when it fails before its first frame (an
         // input that decodes nothing): an empty output would read as a video with no face in it.
