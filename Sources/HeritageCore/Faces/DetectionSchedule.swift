@@ -14,19 +14,29 @@ public struct DetectionSchedule: Sendable {
         /// Frames between full searches while faces are tracked and the frame away from them has
         /// not changed since the last search (a new face would have changed it).
         public var quietRefreshInterval = 45
+        /// Frames between full searches in the `settlingFrames` after a face came into view: who
+        /// comes with it (a second face a step behind in the same picture, the third of three
+        /// small ones the first search missed) is found within the 150 ms a new face is given,
+        /// not at the next refresh half a second later. Whatever the change meter says: a face
+        /// beside the new one is inside the region it leaves out as the new face's own motion.
+        public var settlingInterval = 3
+        public var settlingFrames = 30
 
         public init(searchInterval: Int = 2, refreshInterval: Int = 15, verifyInterval: Int = 10,
-                    quietRefreshInterval: Int = 45) {
+                    quietRefreshInterval: Int = 45, settlingInterval: Int = 3, settlingFrames: Int = 30) {
             self.searchInterval = searchInterval
             self.refreshInterval = refreshInterval
             self.verifyInterval = verifyInterval
             self.quietRefreshInterval = quietRefreshInterval
+            self.settlingInterval = settlingInterval
+            self.settlingFrames = settlingFrames
         }
     }
 
     public var options: Options
     private var lastSearch: Int?
     private var searchRequested = false
+    private var settlingUntil: Int?
     private var lastVerify: [Int: Int] = [:]
 
     public init(options: Options = Options()) {
@@ -37,9 +47,13 @@ public struct DetectionSchedule: Sendable {
     /// `sceneChanged` is asked only when a refresh is due: false stretches it to the quiet interval.
     public mutating func searchDue(at frame: Int, trackedFaces: Int, sceneChanged: () -> Bool = { true }) -> Bool {
         var interval = trackedFaces == 0 ? options.searchInterval : options.refreshInterval
-        if trackedFaces > 0, !searchRequested, let last = lastSearch, frame - last >= interval,
-           frame - last < options.quietRefreshInterval, !sceneChanged() {
-            interval = options.quietRefreshInterval
+        if trackedFaces > 0, !searchRequested, let last = lastSearch {
+            let since = frame - last
+            if let until = settlingUntil, frame < until {
+                interval = min(interval, options.settlingInterval)
+            } else if since >= interval, since < options.quietRefreshInterval, !sceneChanged() {
+                interval = options.quietRefreshInterval
+            }
         }
         if searchRequested {
             searchRequested = false
@@ -64,6 +78,12 @@ public struct DetectionSchedule: Sendable {
     /// lost, and whoever is there now should be found at once.
     public mutating func searchSoon() {
         searchRequested = true
+    }
+
+    /// A face was shown at `frame` for the first time, or again after it was lost: the searches
+    /// keep the settling interval for `settlingFrames`.
+    public mutating func faceCameIntoView(at frame: Int) {
+        settlingUntil = frame + options.settlingFrames
     }
 
     /// Tracks (by id) whose re-detection is due at `frame`. A new id is due at once: a track

@@ -218,6 +218,8 @@ public final class FaceTracker {
     let lookInterval = 5
     let recoveryFrames = 45
     private var nextID = 1
+    /// Ids of the faces published on the last frame: one published now and not then came into view.
+    private var published: Set<Int> = []
     private var frameSize = Size(width: 0, height: 0)
     private var frameIndex = 0
     /// Time between this frame and the last one followed (nil on the first).
@@ -459,6 +461,11 @@ public final class FaceTracker {
         } else {
             previousGray = try gray.copy()
         }
+        // A face shown for the first time (or again after it was lost): who comes with it is looked
+        // for sooner. Not a weak start still waiting for the second detector, as a badge does.
+        let publishedNow = Set(tracks.filter(\.confirmed).map(\.id))
+        if !publishedNow.isSubset(of: published) { schedule.faceCameIntoView(at: frameIndex) }
+        published = publishedNow
         // 4. Publish confirmed, visible faces, smoothed.
         var anchors: [FaceAnchor] = []
         for i in tracks.indices where tracks[i].confirmed && tracks[i].visible {

@@ -96,6 +96,17 @@ func syntheticFace(centre: Point2 = Point2(320, 240), eyeDistance d: Double = 60
         #expect(due[2] == [5, 15])
     }
 
+    /// For `settlingFrames` after a face came into view, every `settlingInterval` frames, changed
+    /// scene or not; then the refresh interval (the quiet one, as nothing changed here).
+    @Test func aFaceComingIntoViewBringsTheSearchesCloserForASecond() {
+        var s = DetectionSchedule(options: .init(searchInterval: 2, refreshInterval: 15, verifyInterval: 10,
+                                                 settlingInterval: 3, settlingFrames: 30))
+        _ = s.searchDue(at: 0, trackedFaces: 0)
+        s.faceCameIntoView(at: 0)
+        let due = (1..<80).filter { s.searchDue(at: $0, trackedFaces: 1, sceneChanged: { false }) }
+        #expect(due == [3, 6, 9, 12, 15, 18, 21, 24, 27, 72])
+    }
+
     @Test func aCutOrALostFaceSearchesOnTheNextFrame() {
         var s = DetectionSchedule(options: .init(searchInterval: 2, refreshInterval: 15, verifyInterval: 10))
         _ = s.searchDue(at: 0, trackedFaces: 1)
