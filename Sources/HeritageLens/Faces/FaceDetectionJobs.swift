@@ -45,6 +45,8 @@ public enum SearchSizes: Hashable, Sendable {
 
     /// Pyramid steps between the smallest faces and `larger`'s.
     static let finestLevels = 2
+    /// The smallest face `larger` finds, in multiples of the smallest face asked for.
+    static let largerFrom = pow(6.0 / 5, Double(finestLevels))
 }
 
 /// What a job found, on which frame, at what cost.

@@ -99,7 +99,7 @@ public final class FaceTracker {
         /// `rolledRefreshEvery`-th while some are (0: never). In the background, where a search's
         /// result waits for the whole batch, a turned search instead takes the place of every
         /// third upright one after the first, so no batch grows and upright faces are found as
-        /// soon as before.
+        /// soon as before; not while a face that left at the edge is awaited (`awaitsReturn`).
         public var rolledSearchAngle = 0.4
         public var rolledSearchEvery = 4
         public var rolledRefreshEvery = 4
@@ -214,6 +214,8 @@ public final class FaceTracker {
     /// Where tracks the second detector never confirmed were dropped, until when.
     private var doubted: [(box: Rect, until: Double)] = []
     let recoveryInterval = 3
+    /// How long a face that left at the edge is looked for first (`returnAwaited`).
+    let returnAwaitFrames = 60
     /// Fits between takes of a published face's look.
     let lookInterval = 5
     let recoveryFrames = 45
@@ -318,6 +320,14 @@ public final class FaceTracker {
     /// smaller part waits for the worker to be free again.
     private let splitsSearches: Bool
     private var smallerSearchDue = false
+    /// Live: a face shown that left at the frame's edge, at a size the first part of a split
+    /// search finds, and the frame until which it is looked for first: the second part of each
+    /// search looks again at its sizes and lean instead of for the smallest faces, and no
+    /// turned search takes an upright one's place. Such a face comes back across an edge at
+    /// speed, and each frame a search for it skips is a frame it is missed once whole
+    /// (`leave-fast`, live: found 2-6 frames after it was whole). Kept over a cut: a face coming
+    /// back into a frame it had left changes most of it.
+    private var returnAwaited: (until: Int, roll: Double)?
     private var searchRest: RefreshRest
 
     /// A detection job is running (tests wait on it to make a result land a known number of frames late).
@@ -346,12 +356,12 @@ public final class FaceTracker {
         let changed = { [changeMeter] in (changeMeter?.changedCells(busy: trackBoxes) ?? Int.max) >= 6 }
         if smallerSearchDue {
             // The rest of the last search, alone: a next search due now waits for it to land.
-            jobs.append(.search(roll: 0, sizes: .smaller))
+            jobs.append(secondPart(at: frameIndex))
             smallerSearchDue = false
         } else if !searchRest.holdsBack(at: frameIndex, tracking: !tracks.isEmpty,
                                         requested: schedule.searchIsRequested),
                   schedule.searchDue(at: frameIndex, trackedFaces: tracks.count, sceneChanged: changed) {
-            jobs += searches()
+            jobs += searches(at: frameIndex)
             changeMeter?.markReference(busy: trackBoxes)
         }
         for id in schedule.verificationsDue(at: frameIndex, trackIDs: tracks.map(\.id)) {
@@ -370,7 +380,7 @@ public final class FaceTracker {
     }
 
     /// The whole-frame searches due now: upright, and turned ones (see `Options.rolledSearchAngle`).
-    private func searches() -> [FaceDetectionJob] {
+    private func searches(at frameIndex: Int) -> [FaceDetectionJob] {
         let angle = options.rolledSearchAngle
         searchCount += 1
         guard angle > 0 else { return [.search(roll: 0)] }
@@ -379,7 +389,7 @@ public final class FaceTracker {
             return .search(roll: rolledSearchCount % 2 == 1 ? angle : -angle)
         }
         if detectsInBackground {
-            if searchCount > 1 && searchCount % 3 == 0 { return [nextSide()] }
+            if searchCount > 1 && searchCount % 3 == 0 && !awaitsReturn(at: frameIndex) { return [nextSide()] }
             guard splitsSearches else { return [.search(roll: 0)] }
             smallerSearchDue = true
             return [.search(roll: 0, sizes: .larger)]
@@ -438,8 +448,10 @@ public final class FaceTracker {
                 let margin = box.width * 0.3
                 if t.refused {
                     doubted.append((box, time + options.doubtMemory))
-                } else if !cutNow && box.x > margin && box.y > margin && box.x + box.width < Double(frameSize.width) - margin
-                    && box.y + box.height < Double(frameSize.height) - margin {
+                } else if t.confirmed, !cutNow, !inside(box, margin: margin),
+                          t.frame.eyeDistance >= options.minimumEyeDistance * SearchSizes.largerFrom {
+                    returnAwaited = (frameIndex + returnAwaitFrames, t.frame.roll)
+                } else if !cutNow && inside(box, margin: margin) {
                     let side = box.width * 1.8
                     recoveries.append(Recovery(region: Rect(x: box.centre.x - side / 2, y: box.centre.y - side / 2,
                                                             width: side, height: side),
@@ -1051,6 +1063,28 @@ public final class FaceTracker {
     private func isSteady(_ t: Track, eyeDistance: Double) -> Bool {
         let moves = recentMoves(t)
         return !moves.isEmpty && moves.allSatisfy { $0.distance < slowMotion * eyeDistance * $0.frames }
+    }
+
+    /// Whether no face is tracked and one that left at the edge is looked for (`returnAwaited`).
+    private func awaitsReturn(at frameIndex: Int) -> Bool {
+        tracks.isEmpty && returnAwaited.map { frameIndex < $0.until } ?? false
+    }
+
+    /// The second part of a live split search: the smallest faces, or while a face that left is
+    /// awaited, its sizes again, upright or, for a face that leaned halfway to the turned
+    /// searches' angle or more, on the frame turned its way (held-out seeds 242 and 262: a face
+    /// leaning 19° coming back, found only by a turned search).
+    private func secondPart(at frameIndex: Int) -> FaceDetectionJob {
+        guard awaitsReturn(at: frameIndex), let awaited = returnAwaited else { return .search(roll: 0, sizes: .smaller) }
+        let angle = options.rolledSearchAngle
+        guard angle > 0, abs(awaited.roll) >= angle / 2 else { return .search(roll: 0, sizes: .larger) }
+        return .search(roll: awaited.roll > 0 ? angle : -angle)
+    }
+
+    /// Whether `box` keeps `margin` from every edge of the frame.
+    private func inside(_ box: Rect, margin: Double) -> Bool {
+        box.x > margin && box.y > margin && box.x + box.width < Double(frameSize.width) - margin
+            && box.y + box.height < Double(frameSize.height) - margin
     }
 
     /// Whether a track follows the face in this detector box.
