@@ -45,8 +45,9 @@ public enum SearchSizes: Hashable, Sendable {
 
     /// Pyramid steps between the smallest faces and `larger`'s.
     static let finestLevels = 2
-    /// The smallest face `larger` finds, in multiples of the smallest face asked for.
-    static let largerFrom = pow(6.0 / 5, Double(finestLevels))
+    /// How much smaller `larger` shrinks the frame than a whole search does: the smallest face it
+    /// finds is the smallest asked for divided by this (1.44 times it).
+    static let largerScale = pow(5.0 / 6, Double(finestLevels))
 }
 
 /// What a job found, on which frame, at what cost.
@@ -112,8 +113,7 @@ public struct DetectionRunner {
             switch sizes {
             case .all: found = try detector.detect(in: image.search, region: nil, scale: searchScale)
             case .larger:
-                let step = pow(5.0 / 6, Double(SearchSizes.finestLevels))
-                found = try detector.detect(in: image.search, region: nil, scale: searchScale * step)
+                found = try detector.detect(in: image.search, region: nil, scale: searchScale * SearchSizes.largerScale)
             case .smaller:
                 found = try detector.detectSmallest(in: image.search, region: nil, scale: searchScale,
                                                     levels: SearchSizes.finestLevels)

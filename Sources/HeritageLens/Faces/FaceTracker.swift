@@ -449,7 +449,7 @@ public final class FaceTracker {
                 if t.refused {
                     doubted.append((box, time + options.doubtMemory))
                 } else if t.confirmed, !cutNow, !inside(box, margin: margin),
-                          t.frame.eyeDistance >= options.minimumEyeDistance * SearchSizes.largerFrom {
+                          t.frame.eyeDistance * SearchSizes.largerScale >= options.minimumEyeDistance {
                     returnAwaited = (frameIndex + returnAwaitFrames, t.frame.roll)
                 } else if !cutNow && inside(box, margin: margin) {
                     let side = box.width * 1.8
