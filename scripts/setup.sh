@@ -55,4 +55,4 @@ echo "setup: unpacking the face models into the cache" >&2
 # One frame of the sample through the pipeline: its summary line would read as a result, so it is kept quiet.
 .build/release/heritage-lens process Samples/sample.mp4 --frames 1 --anchors /dev/null 2>/dev/null \
     || .build/release/heritage-lens process Samples/sample.mp4 --frames 1 --anchors /dev/null
-echo "setup: done. Try: .build/release/heritage-lens process Samples/sample.mp4 -o out.mp4 --anchors anchors.jsonl" >&2
+echo "setup: done. Try: .build/release/heritage-lens process Samples/sample.mp4 -o out.mp4 --anchors anchors.jsonl --metrics metrics.jsonl" >&2

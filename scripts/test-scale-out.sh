@@ -259,7 +259,7 @@ check_outputs() {
     done
     for f in "$dir"/*; do
         base=$(basename "$f")
-        case "$base" in summary.jsonl|summary.shard-*-of-*.jsonl|parallel.joblog) continue ;; esac
+        case "$base" in summary.jsonl|summary.shard-*-of-*.jsonl|parallel.joblog|.*.settings) continue ;; esac
         for n in "${names[@]}"; do [ "$base" = "$n.anchors.jsonl" ] && continue 2; done
         bad+=("unexpected file $base")
     done
@@ -398,7 +398,7 @@ run_resume() {
     # output nor the summary: the batch's temporary name), a moment into it: the kill lands mid-file.
     for i in $(seq 1200); do
         [ "$(find "$out" -maxdepth 1 -name '*.anchors.jsonl' | wc -l)" -ge 2 ] \
-            && [ -n "$(find "$out" -maxdepth 1 -type f ! -name '*.anchors.jsonl' ! -name 'summary*.jsonl')" ] && break
+            && [ -n "$(find "$out" -maxdepth 1 -type f ! -name '*.anchors.jsonl' ! -name '.*.settings' ! -name 'summary*.jsonl')" ] && break
         kill -0 "$batch_pid" 2>/dev/null || break
         sleep 0.05
     done
@@ -418,7 +418,7 @@ run_resume() {
         fi
     done
     note "killed with SIGKILL after ${#complete[@]} of ${#names[@]} inputs: ${complete[*]}"
-    note "left by the kill: $(cd "$out" && find . -maxdepth 1 -type f ! -name '*.anchors.jsonl' ! -name 'summary*.jsonl' -printf '%f (%s bytes) ')"
+    note "left by the kill: $(cd "$out" && find . -maxdepth 1 -type f ! -name '*.anchors.jsonl' ! -name '.*.settings' ! -name 'summary*.jsonl' -printf '%f (%s bytes) ')"
     if [ ${#complete[@]} -ge ${#names[@]} ]; then
         fail resume "every input was complete at the kill; nothing left to resume"; return 1
     fi

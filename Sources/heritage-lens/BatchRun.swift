@@ -27,6 +27,19 @@ struct BatchRun {
         return (folder as NSString).appendingPathComponent(file)
     }
 
+    /// What decides an input's outputs besides the input itself, recorded beside them: a batch
+    /// run again with other settings makes them again instead of skipping them as complete.
+    /// (Not the jobs, cores or shard: the outputs are the same bytes whatever they are.)
+    var settings: String {
+        func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "default" }
+        return ["heritage-lens \(HeritageLensVersion.string)", "tier \(run.tier.rawValue)", "budget-ms \(text(run.budgetMs))",
+                "mask \(run.mask.rawValue)", "no-render \(run.noRender)", "frames \(text(run.frames))",
+                "analysis-size \(run.analysisSize)", "emulate-slow \(run.emulateSlow)", "detector \(faces.detector.rawValue)",
+                "min-eye-distance \(text(faces.minEyeDistance))", "max-faces \(faces.maxFaces)",
+                "calibration \(text(faces.calibration))", "draw-anchors \(faces.drawAnchors)", "cards \(text(cards.cards))",
+                "no-cards \(cards.noCards)", "max-frame-side \(maximumSide)"].joined(separator: ", ")
+    }
+
     /// Checks every input against every output before anything is written: no output may be an
     /// input (a folder processed into itself with --write mp4 would otherwise replace its videos).
     func checkPlan() throws {
@@ -39,6 +52,7 @@ struct BatchRun {
                 plan.output("--output-dir", outputs.finalPath(kind))
                 plan.output("--output-dir", outputs.temporaryPath(kind))
             }
+            plan.output("--output-dir", outputs.settingsPath)
         }
         plan.output("--output-dir", summaryPath)
         try plan.check()
@@ -55,13 +69,14 @@ struct BatchRun {
         // One for the batch: a stop signal, or a summary that can no longer be written, ends every
         // input in progress and starts no other.
         let stop = StopRequest.processSignals()
+        let summaryFailure = Mutex<String?>(nil)
         let worker: @Sendable () -> Void = { [self] in
             while !stop.isRequested, let input = queue.withLock({ $0.popFirst() }) {
                 let record = process(input, models: models, progress: progress, stop: stop)
                 records.withLock { $0.append(record) }
                 progress.finished(record)
                 do { try summary.append(record) } catch {
-                    logger.error("\(error)")
+                    summaryFailure.withLock { if $0 == nil { $0 = "\(error)" } }
                     stop.request()
                 }
             }
@@ -72,16 +87,23 @@ struct BatchRun {
             DispatchQueue.concurrentPerform(iterations: min(jobs, inputs.count)) { _ in worker() }
         }
         progress.finish()
-        try summary.close()
+        let failedSummary = summaryFailure.withLock { $0 }
+        if failedSummary == nil { try summary.close() } else { try? summary.close() }
         let all = records.withLock { $0 }
         let failed = all.filter { $0.status == .failed }
         let done = all.filter { $0.status == .done }.count
         let skipped = all.filter { $0.status == .skipped }.count
         var line = "batch: \(done) done, \(skipped) skipped (already complete), \(failed.count) failed of \(inputs.count)"
+        let short = all.filter { $0.warning != nil }.count
+        if short > 0 { line += "; \(short) decoded short of the frames announced (truncated or corrupt: see the warning in the summary)" }
         if let shard { line += " in shard \(shard)" }
         logger.notice("\(line); summary: \(summaryPath)")
+        let left = inputs.count - all.filter { $0.status != .interrupted }.count
+        if let failedSummary {
+            logger.error("\(failedSummary); the batch stopped with \(left) input\(left == 1 ? "" : "s") left unfinished; run the same command again to resume")
+            throw ExitCode(1)
+        }
         if stop.isRequested {
-            let left = inputs.count - all.filter { $0.status != .interrupted }.count
             logger.notice("stopped by \(ExitCodeInterrupted.signalName): \(left) input\(left == 1 ? "" : "s") left unfinished; run the same command again to resume")
             throw ExitCodeInterrupted().exitCode
         }
@@ -99,12 +121,22 @@ struct BatchRun {
     }
 
     private func process(_ input: BatchInput, models: SharedModels, progress: BatchProgress, stop: StopRequest) -> BatchRecord {
-        let outputs = BatchOutputs(folder: folder, name: input.name, kinds: kinds)
-        if !force && outputs.isComplete {
-            logger.info("\(input.path): outputs complete, skipped (--force redoes it)")
-            return BatchRecord(input: input.path, status: .skipped)
+        let outputs = BatchOutputs(folder: folder, name: input.name, kinds: kinds, settings: settings)
+        if !force {
+            switch outputs.state {
+            case .complete:
+                logger.info("\(input.path): outputs complete, skipped (--force redoes it)")
+                return BatchRecord(input: input.path, status: .skipped)
+            case .otherSettings(let made):
+                let was = made.components(separatedBy: ", ")
+                let changed = settings.components(separatedBy: ", ").filter { !was.contains($0) }
+                logger.notice("\(input.path): its outputs were made with other settings (now \(changed.joined(separator: ", "))); made again")
+            case .incomplete:
+                break
+            }
         }
         var record = BatchRecord(input: input.path, status: .done)
+        let started = ContinuousClock.now
         let tally = AnchorTallySink { progress.frameDone() }
         do {
             var arguments = ["--snapshots", folder]
@@ -129,9 +161,8 @@ struct BatchRun {
             assembly.stopRequest = stop
             let result = try assembly.execute()
             try outputs.publish()
-            record.frames = result.framesProcessed
             record.seconds = result.wallSeconds
-            record.fps = result.wallSeconds > 0 ? Double(result.framesProcessed) / result.wallSeconds : 0
+            record.warning = assembly.shortfall(of: result)
         } catch is ExitCodeInterrupted {
             outputs.discardTemporaries()
             record.status = .interrupted
@@ -143,6 +174,13 @@ struct BatchRun {
             record.error = text
             if record.status == .failed { logger.error("\(Self.naming(input.path, in: text)); the batch carries on") }
         }
+        // Frames as far as it got, also for an input that failed or was stopped.
+        record.frames = tally.frames
+        if record.status != .done {
+            let elapsed = ContinuousClock.now - started
+            record.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+        record.fps = record.seconds > 0 ? Double(record.frames) / record.seconds : 0
         record.faces = tally.faceIDs.count
         record.framesWithFaces = tally.framesWithFaces
         record.cards = tally.cardIDs.sorted()
@@ -151,36 +189,25 @@ struct BatchRun {
 }
 
 /// summary.jsonl: a line per input as it finishes (a killed batch keeps the lines it wrote),
-/// every write checked.
+/// every write checked (`LineFile`: a failed one says why in the system's words, and leaves no
+/// torn line).
 final class SummaryWriter: Sendable {
     let path: String
-    private let handle: Mutex<FileHandle?>
+    private let file: Mutex<LineFile?>
 
     init(path: String) throws {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-            throw SinkError.outputNotWritable(path)
-        }
-        handle = Mutex(h)
+        file = Mutex(try LineFile(path: path))
     }
 
     func append(_ record: BatchRecord) throws {
-        try handle.withLock { h in
-            do { try h?.write(contentsOf: Data((record.jsonLine() + "\n").utf8)) } catch {
-                throw SinkError.writeFailed(path, reason: "\(error.localizedDescription)")
-            }
-        }
+        try file.withLock { try $0?.write(line: record.jsonLine()) }
     }
 
     func close() throws {
-        try handle.withLock { h in
-            do {
-                try h?.synchronize()
-                try h?.close()
-            } catch {
-                throw SinkError.writeFailed(path, reason: "\(error.localizedDescription)")
-            }
-            h = nil
+        try file.withLock { f in
+            defer { f = nil }
+            try f?.close()
         }
     }
 }

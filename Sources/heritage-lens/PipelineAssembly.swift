@@ -113,6 +113,17 @@ struct PipelineAssembly {
         return configuration
     }
 
+    /// Snapshots come from `--snapshot-at` or the preview's key.
+    private var takesSnapshots: Bool { preview || !outputs.snapshotAt.isEmpty }
+
+    /// A video that decoded short of the frames its container announced (truncated or corrupt),
+    /// said in words; nil when it decoded whole or was not read to its end.
+    func shortfall(of summary: Pipeline.Summary) -> String? {
+        guard let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted, !(source is ImageSource),
+              summary.framesProcessed + summary.framesDropped < expected - 1 else { return nil }
+        return "the container announced \(expected) frames but only \(summary.framesProcessed + summary.framesDropped) could be decoded (truncated or corrupt file)"
+    }
+
     /// Every file this run reads besides the source's own (which the command adds to `plan`),
     /// and every output, checked before anything is created.
     func checkedPlan() throws {
@@ -126,7 +137,9 @@ struct PipelineAssembly {
         plan.output("--anchors", outputs.anchors)
         plan.output("--metrics", outputs.metrics)
         plan.output("--report", live?.report)
-        plan.outputFolder("--snapshots", outputs.snapshots)
+        // Checked only where a snapshot can be taken: a run from a folder it may not write to
+        // (the default is the working folder) needs no such folder otherwise.
+        if takesSnapshots { plan.outputFolder("--snapshots", outputs.snapshots) }
         for frame in outputs.snapshotAt {
             plan.output("--snapshot-at", (outputs.snapshots as NSString).appendingPathComponent(SnapshotSink.fileName(frame: frame)))
         }
@@ -184,8 +197,8 @@ struct PipelineAssembly {
             for sink in sinks { try? sink.finish() }
             throw error
         }
-        let snapshots = try SnapshotSink(folder: outputs.snapshots, frames: Set(outputs.snapshotAt))
-        sinks.append(snapshots)
+        let snapshots = takesSnapshots ? try SnapshotSink(folder: outputs.snapshots, frames: Set(outputs.snapshotAt)) : nil
+        if let snapshots { sinks.append(snapshots) }
         var window: PreviewWindow?
         if preview {
             let w = PreviewWindow()
@@ -244,7 +257,8 @@ struct PipelineAssembly {
             progress.finish()
             if case SinkError.readerClosed = error.underlying {
                 // `--anchors - | head`: the reader has what it wanted; not a failure.
-                logger.notice("the reader of standard output closed it; stopped after \(error.summary.framesProcessed) frames, other outputs finalized")
+                let n = error.summary.framesProcessed
+                logger.notice("the reader of standard output closed it; stopped after \(n) frame\(n == 1 ? "" : "s"), other outputs finalized")
                 return error.summary
             }
             // The caller says how many frames were done, on the error's own line.
@@ -261,16 +275,13 @@ struct PipelineAssembly {
         if summary.framesDropped > 0 { report += ", \(summary.framesDropped) dropped to keep up" }
         // A batch's video is still under its temporary name here; the batch names the outputs.
         if let video, showsProgress { report += "; video: \(video.path) (\(video.codec), \(video.framesWritten) frames)" }
-        for path in snapshots.written { report += "; snapshot: \(path)" }
+        for path in snapshots?.written ?? [] { report += "; snapshot: \(path)" }
         if let images = self.source as? ImageSource, !images.skippedImages.isEmpty {
             report += "; \(images.skippedImages.count) image\(images.skippedImages.count == 1 ? "" : "s") skipped"
             if images.skippedImages.count > 5 { report += " (-v names them all)" }
         }
         logger.notice("\(showsProgress ? "" : "\(source.name): ")\(report)")
-        if let expected = summary.expectedFrames, run.frames == nil, !summary.interrupted, !(self.source is ImageSource),
-           summary.framesProcessed + summary.framesDropped < expected - 1 {
-            logger.warning("\(source.name): the container announced \(expected) frames but only \(summary.framesProcessed + summary.framesDropped) could be decoded (truncated or corrupt file)")
-        }
+        if let shortfall = shortfall(of: summary) { logger.warning("\(source.name): \(shortfall)") }
         if let recorder, let live {
             let run = BenchRun(tier: run.tier.rawValue, recorder: recorder, dropped: summary.framesDropped,
                                wallSeconds: summary.wallSeconds, processCPUSeconds: Double(ProcessResources.cpuNanoseconds) / 1e9,

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One video of a batch and the name its outputs take (`NAME.anchors.jsonl`, ...).
 public struct BatchInput: Hashable, Sendable {
@@ -60,7 +63,16 @@ public enum BatchInputs {
                 paths += try expanded(argument)
             }
         }
-        let inputs = Array(Set(paths.map(standardized))).sorted().map(BatchInput.init(path:))
+        // One input per file: `./a/../b.mp4` and `b.mp4`, or a link and its target, are processed
+        // once, under the first of their names in sorted order.
+        var seen: [FileIdentity] = []
+        var inputs: [BatchInput] = []
+        for path in Set(paths.map(tidied)).sorted() {
+            let identity = FileIdentity(path: path)
+            if seen.contains(identity) { continue }
+            seen.append(identity)
+            inputs.append(BatchInput(path: path))
+        }
         var byName: [String: BatchInput] = [:]
         for input in inputs {
             if let other = byName[input.name] { throw .sameName(other.path, input.path, name: input.name) }
@@ -95,9 +107,26 @@ public enum BatchInputs {
         return paths
     }
 
-    /// `./a/../b.mp4` and `b.mp4` are one input.
-    private static func standardized(_ path: String) -> String {
-        let s = (path as NSString).standardizingPath
-        return s.isEmpty ? path : s
+    /// The path as given, without `.` components, repeated slashes, or `..` after a folder that
+    /// is not a link: spelled as the user spelled it, and read from where the system would read
+    /// it. (Foundation's `standardizingPath` also follows symbolic links, taking a relative link's
+    /// target from the working folder instead of the link's, so a batch read another file.)
+    static func tidied(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [String] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." {
+                var info = stat()
+                let sofar = (absolute ? "/" : "") + parts.joined(separator: "/")
+                if lstat(sofar, &info) == 0, info.st_mode & S_IFMT != S_IFLNK {
+                    parts.removeLast()
+                    continue
+                }
+            }
+            parts.append(part)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a batch writes for each input, in the output folder.
 public enum BatchOutputKind: String, CaseIterable, Hashable, Sendable {
@@ -18,16 +21,29 @@ public enum BatchOutputKind: String, CaseIterable, Hashable, Sendable {
 
 /// One input's outputs: each written under a temporary name beside its final one and renamed
 /// when the input is complete, so a file under a final name is always whole, and an input whose
-/// final names all exist is done (a re-run after a kill skips it).
+/// final names all exist, made with the same settings, is done (a re-run after a kill skips it).
 public struct BatchOutputs: Sendable {
+    /// Whether an input needs processing.
+    public enum State: Equatable, Sendable {
+        /// An output is missing (never made, or a run was killed before publishing it).
+        case incomplete
+        /// Every output is there, made by a run with other settings (recorded: `settingsPath`).
+        case otherSettings(String)
+        case complete
+    }
+
     public let folder: String
     public let name: String
     public let kinds: [BatchOutputKind]
+    /// What decides the outputs' contents besides the input (version, tier, detector, frames...):
+    /// outputs made with other settings are not the ones asked for, and are made again.
+    public let settings: String
 
-    public init(folder: String, name: String, kinds: [BatchOutputKind]) {
+    public init(folder: String, name: String, kinds: [BatchOutputKind], settings: String = "") {
         self.folder = folder
         self.name = name
         self.kinds = kinds
+        self.settings = settings
     }
 
     public func finalPath(_ kind: BatchOutputKind) -> String {
@@ -42,17 +58,30 @@ public struct BatchOutputs: Sendable {
         return (folder as NSString).appendingPathComponent(".\((file as NSString).deletingPathExtension).partial.\(ext)")
     }
 
-    public var isComplete: Bool {
-        kinds.allSatisfy { FileManager.default.fileExists(atPath: finalPath($0)) }
+    /// The settings the published outputs were made with, one line, hidden beside them.
+    public var settingsPath: String {
+        (folder as NSString).appendingPathComponent(".\(name).settings")
     }
 
-    /// Renames every temporary file to its final name; the input counts as done only once all are.
+    public var state: State {
+        guard kinds.allSatisfy({ FileManager.default.fileExists(atPath: finalPath($0)) }) else { return .incomplete }
+        let recorded = FileManager.default.contents(atPath: settingsPath).map { String(decoding: $0, as: UTF8.self) }
+            .map { $0.trimmingCharacters(in: .newlines) } ?? "unrecorded"
+        return recorded == settings ? .complete : .otherSettings(recorded)
+    }
+
+    public var isComplete: Bool { state == .complete }
+
+    /// Renames every temporary file to its final name, then records the settings: the input
+    /// counts as done only once all are (a kill in between leaves it to be made again).
     public func publish() throws {
+        unlink(settingsPath)
         for kind in kinds {
             if rename(temporaryPath(kind), finalPath(kind)) != 0 {
                 throw SinkError.writeFailed(finalPath(kind), reason: String(cString: strerror(errno)))
             }
         }
+        try WholeFile.write(settings + "\n", to: settingsPath)
     }
 
     /// Removes what an unfinished attempt wrote.

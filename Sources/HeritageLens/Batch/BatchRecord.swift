@@ -23,6 +23,8 @@ public struct BatchRecord: Codable, Hashable, Sendable {
     public var framesWithFaces: Int = 0
     public var cards: [String] = []
     public var error: String?
+    /// Done, with something to know: a video that decoded short of its announced frames.
+    public var warning: String?
 
     public init(input: String, status: Status) {
         self.input = input
@@ -46,6 +48,7 @@ public struct BatchRecord: Codable, Hashable, Sendable {
         o.append("\"frames_with_faces\":\(framesWithFaces)")
         o.append("\"cards\":[\(cards.map(string).joined(separator: ","))]")
         if let error { o.append("\"error\":\(string(error))") }
+        if let warning { o.append("\"warning\":\(string(warning))") }
         return "{" + o.joined(separator: ",") + "}"
     }
 }

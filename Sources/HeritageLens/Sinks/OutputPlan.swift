@@ -45,7 +45,14 @@ public struct OutputPlan {
 
     /// Throws the first problem as a one-line `SinkError`; creates nothing.
     public func check() throws {
-        for folder in folders { try OutputPath.validateFolder(folder.path) }
+        for folder in folders {
+            do {
+                try OutputPath.validateFolder(folder.path)
+            } catch SinkError.outputNotWritable(let path) {
+                // A folder named by default (`--snapshots .`) is not one the user typed: say which option.
+                throw SinkError.outputNotWritable("\(path) (\(folder.option))")
+            }
+        }
         for output in outputs where output.path != "-" { try OutputPath.validate(output.path) }
         let inputIDs = inputs.map { ($0, FileIdentity(path: $0.path)) }.filter { $0.1.exists }
         var seen: [(Entry, FileIdentity)] = []

@@ -38,6 +38,25 @@ struct BatchInputsTests {
         }
     }
 
+    /// A relative link keeps its own name and is read where the system reads it (from its own
+    /// folder): a batch run from another folder once read a same-named file beside it instead.
+    @Test func aLinkIsTakenUnderItsOwnNameAndSpellingsOfOneFileAreOneInput() throws {
+        let dir = folder(["A/real.mp4", "A/links/t.mp4"])
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/A/links/s.mp4", withDestinationPath: "../real.mp4")
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/L", withDestinationPath: "A/links")
+        let depth = FileManager.default.currentDirectoryPath.split(separator: "/").count
+        let relative = String(repeating: "../", count: depth) + dir.dropFirst()
+        let inputs = try BatchInputs.gather(["\(relative)/A/links", "\(relative)/A/links/./t.mp4"])
+        #expect(inputs.map(\.path) == ["\(relative)/A/links/s.mp4", "\(relative)/A/links/t.mp4"])
+        #expect(inputs.map(\.name) == ["s", "t"])
+        #expect(BatchInputs.tidied("a/./b//c.mp4") == "a/b/c.mp4")
+        #expect(BatchInputs.tidied("\(dir)/A/links/../real.mp4") == "\(dir)/A/real.mp4")
+        // `L/..` is the link's target's parent (A), not `dir`: kept as written.
+        #expect(BatchInputs.tidied("\(dir)/L/../real.mp4") == "\(dir)/L/../real.mp4")
+        // A link and its target are one input, under the first name in sorted order.
+        #expect(try BatchInputs.gather(["\(dir)/A/real.mp4", "\(dir)/A/links/s.mp4"]).map(\.path) == ["\(dir)/A/links/s.mp4"])
+    }
+
     @Test func missingFilesAndListsAreNamed() {
         #expect(throws: BatchInputError.missing("/nonexistent/v.mp4")) { try BatchInputs.gather(["/nonexistent/v.mp4"]) }
         #expect(throws: BatchInputError.unreadableList("/nonexistent/l.txt")) { try BatchInputs.gather(["@/nonexistent/l.txt"]) }
@@ -85,6 +104,20 @@ struct BatchOutputsTests {
         try outputs.publish()
         #expect(outputs.isComplete)
         #expect(outputs.kinds.allSatisfy { !FileManager.default.fileExists(atPath: outputs.temporaryPath($0)) })
+    }
+
+    @Test func outputsMadeWithOtherSettingsAreNotComplete() throws {
+        let dir = TestPaths.scratch()
+        let made = BatchOutputs(folder: dir, name: "clip", kinds: [.anchors], settings: "frames 3")
+        #expect(made.state == .incomplete)
+        _ = FileManager.default.createFile(atPath: made.temporaryPath(.anchors), contents: Data("x".utf8))
+        try made.publish()
+        #expect(made.state == .complete)
+        let asked = BatchOutputs(folder: dir, name: "clip", kinds: [.anchors], settings: "frames all")
+        #expect(asked.state == .otherSettings("frames 3"))
+        // Outputs whose settings were never recorded (a kill between publishing and recording).
+        unlink(made.settingsPath)
+        #expect(made.state == .otherSettings("unrecorded"))
     }
 
     @Test func aMissingTemporaryFailsThePublishingNamingTheOutput() {

@@ -50,7 +50,7 @@ struct BatchCLITests {
         let shardLines = (0..<3).flatMap { CLI.lines(of: "\(dir)/shards/summary.shard-\($0)-of-3.jsonl").lines }
         let shardInputs = shardLines.compactMap { line in names.first { line.contains("/\($0).mp4\"") } }
         #expect(shardLines.count == 4 && Set(shardInputs) == Set(names))
-        let hidden = try FileManager.default.contentsOfDirectory(atPath: "\(dir)/all").filter { $0.hasPrefix(".") }
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: "\(dir)/all").filter { $0.contains(".partial.") }
         #expect(hidden.isEmpty, "temporary files left: \(hidden)")
     }
 
@@ -80,7 +80,33 @@ struct BatchCLITests {
         for name in names {
             #expect(contents("\(dir)/out/\(name).anchors.jsonl") == contents("\(dir)/clean/\(name).anchors.jsonl"), "\(name)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").filter { $0.hasPrefix(".") }.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").filter { $0.contains(".partial.") }.isEmpty)
+    }
+
+    /// Outputs are complete only for the settings they were made with: a trial run with
+    /// `--frames` does not leave its short outputs to pass for the whole batch's. A video that
+    /// decodes short of its announced frames is done, and its summary line says so.
+    @Test func aBatchRunAgainWithOtherSettingsRedoesItsInputsAndAShortVideoIsFlagged() throws {
+        let dir = TestPaths.scratch()
+        let names = try videos(in: dir)
+        let whole = try #require(contents("\(dir)/in/\(names[3]).mp4"))
+        _ = FileManager.default.createFile(atPath: "\(dir)/in/short.mp4", contents: whole.prefix(whole.count * 6 / 10))
+        try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
+        var r = try CLI.run(["process", "in", "--output-dir", "out", "--frames", "5"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try CLI.run(["process", "in", "--output-dir", "out", "--frames", "5"], in: dir)
+        #expect(CLI.lines(of: "\(dir)/out/summary.jsonl").lines.allSatisfy { $0.contains("\"status\":\"skipped\"") })
+        r = try CLI.run(["process", "in", "--output-dir", "out"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("other settings"), "\(r.stderr)")
+        let summary = CLI.lines(of: "\(dir)/out/summary.jsonl").lines
+        #expect(summary.count == names.count + 1 && summary.allSatisfy { $0.contains("\"status\":\"done\"") }, "\(summary)")
+        for (name, frames) in zip(names, [24, 30, 36, 42]) {
+            #expect(CLI.lines(of: "\(dir)/out/\(name).anchors.jsonl").lines.count == frames, "\(name)")
+        }
+        let short = summary.first { $0.contains("short.mp4") } ?? ""
+        #expect(short.contains("\"warning\":") && short.contains("truncated"), "\(short)")
+        #expect(summary.filter { $0.contains("\"warning\":") }.count == 1)
     }
 
     @Test func aBadInputIsReportedAndTheBatchGoesOn() throws {
