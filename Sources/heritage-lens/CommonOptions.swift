@@ -15,8 +15,11 @@ struct OutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write one JSON line of stage timings per frame.", valueName: "file"))
     var metrics: String?
 
-    @Option(help: ArgumentHelp("Folder for snapshots (PNG), taken with the preview's s key or --snapshot-at.", valueName: "dir"))
-    var snapshots: String = "."
+    @Option(help: ArgumentHelp("Folder for snapshots (PNG), taken with the preview's s key or --snapshot-at. (default: .)", valueName: "dir"))
+    var snapshots: String?
+
+    /// Where snapshots go: the folder named, else the working folder.
+    var snapshotFolder: String { snapshots ?? "." }
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Frame numbers to snapshot.", valueName: "frame"))
     var snapshotAt: [Int] = []

@@ -137,11 +137,11 @@ struct PipelineAssembly {
         plan.output("--anchors", outputs.anchors)
         plan.output("--metrics", outputs.metrics)
         plan.output("--report", live?.report)
-        // Checked only where a snapshot can be taken: a run from a folder it may not write to
-        // (the default is the working folder) needs no such folder otherwise.
-        if takesSnapshots { plan.outputFolder("--snapshots", outputs.snapshots) }
+        // Checked where a snapshot can be taken or the folder was named: a run from a folder it
+        // may not write to (the default is the working folder) needs no such folder otherwise.
+        if takesSnapshots || outputs.snapshots != nil { plan.outputFolder("--snapshots", outputs.snapshotFolder) }
         for frame in outputs.snapshotAt {
-            plan.output("--snapshot-at", (outputs.snapshots as NSString).appendingPathComponent(SnapshotSink.fileName(frame: frame)))
+            plan.output("--snapshot-at", (outputs.snapshotFolder as NSString).appendingPathComponent(SnapshotSink.fileName(frame: frame)))
         }
         try plan.check()
     }
@@ -197,7 +197,7 @@ struct PipelineAssembly {
             for sink in sinks { try? sink.finish() }
             throw error
         }
-        let snapshots = takesSnapshots ? try SnapshotSink(folder: outputs.snapshots, frames: Set(outputs.snapshotAt)) : nil
+        let snapshots = takesSnapshots ? try SnapshotSink(folder: outputs.snapshotFolder, frames: Set(outputs.snapshotAt)) : nil
         if let snapshots { sinks.append(snapshots) }
         var window: PreviewWindow?
         if preview {

@@ -45,6 +45,11 @@ public enum SinkError: Error, CustomStringConvertible, Equatable {
         case .outputIsFolder(let p):
             return "\(p): is a folder; name a file inside it"
         case .unsupportedVideoExtension(let p):
+            // `.mp4` alone is a hidden file's name without an extension, not an extension.
+            let name = p.split(separator: "/").last.map(String.init) ?? p
+            if name.hasPrefix("."), ["mp4", "mkv", "mov", "avi"].contains(name.dropFirst().lowercased()) {
+                return "\(p): a file name without a name before its extension; name the file, e.g. out\(name)"
+            }
             return "\(p): unsupported video extension; use .mp4, .mkv, .mov or .avi"
         case .videoWriterFailed(let p, let reason):
             return "\(p): cannot write video (\(reason))"

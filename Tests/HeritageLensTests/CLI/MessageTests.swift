@@ -79,6 +79,7 @@ struct MessageTests {
         try expectOneLine(["process", "in.mp4", "--budget-ms", "0"], in: dir, "--budget-ms must be more than 0")
         try expectOneLine(["process", "in.mp4", "--image-rate", "0"], in: dir, "--image-rate must be more than 0")
         try expectOneLine(["run", "--fps", "0"], in: dir, "--fps must be more than 0")
+        try expectOneLine(["process", "in.mp4", "-o", ".mp4"], in: dir, "name the file, e.g. out.mp4")
         let camera = try CLI.run(["cameras", "/dev/video77"], in: dir)
         #expect(camera.status == 1 && camera.stdout.isEmpty)
         #expect(camera.stderr.components(separatedBy: "/dev/video77").count == 2, "path once: \(camera.stderr)")
