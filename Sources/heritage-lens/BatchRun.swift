@@ -136,7 +136,8 @@ struct BatchRun {
             }
         }
         var record = BatchRecord(input: input.path, status: .done)
-        let started = ContinuousClock.now
+        let clock = SystemClock()
+        let started = clock.nanoseconds()
         let tally = AnchorTallySink { progress.frameDone() }
         do {
             var arguments = ["--snapshots", folder]
@@ -176,10 +177,7 @@ struct BatchRun {
         }
         // Frames as far as it got, also for an input that failed or was stopped.
         record.frames = tally.frames
-        if record.status != .done {
-            let elapsed = ContinuousClock.now - started
-            record.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        }
+        if record.status != .done { record.seconds = Double(clock.nanoseconds() - started) / 1e9 }
         record.fps = record.seconds > 0 ? Double(record.frames) / record.seconds : 0
         record.faces = tally.faceIDs.count
         record.framesWithFaces = tally.framesWithFaces
