@@ -574,7 +574,8 @@ public final class FaceTracker {
         // Still no face: look for it in a wider ring at the same scale (a move of up to a third of
         // its box), the detector's filters pointing at where to fit.
         if (best?.score ?? -.infinity) < doubtful {
-            let predicted = FaceFrame(eyeMidpoint: f.eyeMidpoint + (centre - still), eyeDistance: f.eyeDistance, roll: f.roll)
+            let predicted = FaceFrame(eyeMidpoint: f.eyeMidpoint + (centre - still), eyeDistance: f.eyeDistance, roll: f.roll,
+                                   boxUnit: f.boxUnit)
             if let found = try appearance.appearance(of: predicted, in: gray, boxOffset: t.boxOffset, boxScale: t.boxScale,
                                                      reach: recoveryReach),
                found.score > best?.score ?? threshold,
@@ -1133,7 +1134,7 @@ public final class FaceTracker {
     private static func boxRelation(of box: Rect, to landmarks: [Point2]) -> (offset: Point2, scale: Double)? {
         let f = FaceFrame(landmarks: landmarks)
         guard abs(f.roll) < 0.2 else { return nil }
-        return boxRelation(of: box, around: f.detectorBoxCentre, side: f.detectorBoxSide, eyeDistance: f.eyeDistance,
+        return boxRelation(of: box, around: f.detectorBoxCentre, side: f.detectorBoxSide, eyeDistance: f.boxUnit,
                            roll: f.roll)
     }
 

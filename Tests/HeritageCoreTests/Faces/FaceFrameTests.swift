@@ -41,6 +41,19 @@ func syntheticFace(centre: Point2 = Point2(320, 240), eyeDistance d: Double = 60
         #expect(abs(f.detectorBoxSide - FaceFrame.detectorBoxWidth * 40) < 1e-9)
     }
 
+    /// Turning shortens the eye distance, not the head: the box keeps about its size, measured
+    /// from the eyes to the mouth. A face looking ahead keeps the eye-distance box.
+    @Test func aFaceTurnedAwayKeepsItsBoxSize() {
+        let ahead = FaceFrame(landmarks: syntheticFace(eyeDistance: 60))
+        #expect(ahead.boxUnit == ahead.eyeDistance)
+        let turned = syntheticFace(eyeDistance: 60).map { Point2(320 + ($0.x - 320) * 0.6, $0.y) }
+        let f = FaceFrame(landmarks: turned)
+        #expect(abs(f.eyeDistance - 36) < 1e-9)
+        #expect(abs(f.detectorBoxSide / ahead.detectorBoxSide - 1) < 0.1, "\(f.detectorBoxSide) against \(ahead.detectorBoxSide)")
+        let moved = f.detectorBoxCentre - f.eyeMidpoint
+        #expect(abs(moved.y - FaceFrame.detectorBoxOffset.y * f.boxUnit) < 1e-9)
+    }
+
     @Test func detectionAndLandmarkBoxesAreInverse() {
         let box = Rect(x: 50, y: 60, width: 120, height: 120)
         let f = FaceFrame(detection: box)
