@@ -12,13 +12,13 @@ public struct FaceFrame: Hashable, Sendable {
     /// Turning shortens the eye distance but not the eyes-to-mouth one, and the detector's box
     /// keeps the head's size: on the 43 annotated faces the eye distance is 0.91 ± 0.10 of the
     /// eyes-to-mouth distance, and the box is 2.38 ± 0.22 of the latter against 2.63 ± 0.33 of
-    /// the former. A face turned about 45° (eyes 0.58 of eyes-to-mouth, box 3.7 eye distances)
-    /// was fitted and checked in a box 0.7 of its own, where the fit settles beside the face
-    /// and the check scores a real face as none.
+    /// the former. For a face turned about 45° (eyes 0.58 of eyes-to-mouth, box 3.7 eye
+    /// distances) a box by the eyes alone is 0.7 of its own: the fit settles beside the face and
+    /// the check scores a real face as none.
     public var boxUnit: Double
 
-    /// Where dlib's detector puts its box relative to the landmarks, in eye distances along the
-    /// eye line: measured on the 43 annotated faces of shared/data/faces (mean offset 0.02 ± 0.11
+    /// Where dlib's detector puts its box relative to the landmarks, in box units (eye distances
+    /// for a face looking ahead) along the eye line: measured on the 43 annotated faces of shared/data/faces (mean offset 0.02 ± 0.11
     /// across, 0.54 ± 0.13 down; width 2.63 ± 0.33). The landmark predictor was trained on such
     /// boxes, so a tracked face is fitted in the box the detector would have given it.
     public static let detectorBoxOffset = Point2(0.02, 0.54)
