@@ -1134,17 +1134,17 @@ public final class FaceTracker {
     private static func boxRelation(of box: Rect, to landmarks: [Point2]) -> (offset: Point2, scale: Double)? {
         let f = FaceFrame(landmarks: landmarks)
         guard abs(f.roll) < 0.2 else { return nil }
-        return boxRelation(of: box, around: f.detectorBoxCentre, side: f.detectorBoxSide, eyeDistance: f.boxUnit,
+        return boxRelation(of: box, around: f.detectorBoxCentre, side: f.detectorBoxSide, unit: f.boxUnit,
                            roll: f.roll)
     }
 
-    /// How a detector's box sits against a predicted box (`centre`, `side`, of a face `eyeDistance`
-    /// between the eyes, rolled by `roll`): offset in eye distances in the face's frame, and
-    /// scale; nil when it is too far off to be the same face's.
-    private static func boxRelation(of box: Rect, around centre: Point2, side: Double, eyeDistance: Double,
+    /// How a detector's box sits against a predicted box (`centre`, `side`, of a face whose box
+    /// unit is `unit`, `FaceFrame.boxUnit`, rolled by `roll`): offset in box units in the face's
+    /// frame, and scale; nil when it is too far off to be the same face's.
+    private static func boxRelation(of box: Rect, around centre: Point2, side: Double, unit: Double,
                                     roll: Double) -> (offset: Point2, scale: Double)? {
-        guard eyeDistance > 1 else { return nil }
-        let offset = ((box.centre - centre) * (1 / eyeDistance)).rotated(by: -roll)
+        guard unit > 1 else { return nil }
+        let offset = ((box.centre - centre) * (1 / unit)).rotated(by: -roll)
         let scale = box.width / side
         guard abs(offset.x) < 0.5, abs(offset.y) < 0.5, scale > 0.7, scale < 1.4 else { return nil }
         return (offset, scale)
@@ -1158,7 +1158,7 @@ public final class FaceTracker {
     private func learnBox(_ detected: Rect, predicted region: Rect, into t: inout Track, gray: Image) throws {
         let side = region.width / 1.8
         guard let (offset, scale) = Self.boxRelation(of: detected, around: region.centre, side: side,
-                                                     eyeDistance: side / FaceFrame.detectorBoxWidth,
+                                                     unit: side / FaceFrame.detectorBoxWidth,
                                                      roll: t.frame.roll) else { return }
         let k = max(0.2, 1 / Double(t.boxSamples + 2))
         let learntOffset = t.boxOffset * (1 - k) + offset * k
