@@ -59,11 +59,14 @@ struct BatchCLITests {
         let names = try videos(in: dir)
         try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
         let child = try CLI.Child(["process", "in", "--output-dir", "out"], in: dir)
-        let first = "\(dir)/out/\(names[0]).anchors.jsonl"
+        let first = "\(dir)/out/.\(names[0]).settings"
         #expect(child.waitUntil(timeout: 120) { FileManager.default.fileExists(atPath: first) })
         child.send(SIGKILL)
         _ = child.wait()
-        let finished = names.filter { FileManager.default.fileExists(atPath: "\(dir)/out/\($0).anchors.jsonl") }
+        // Finished is what the batch itself counts as finished: every output published and, last,
+        // the settings recorded. A kill between the renames leaves an anchors file of an input
+        // that is rightly made again.
+        let finished = names.filter { FileManager.default.fileExists(atPath: "\(dir)/out/.\($0).settings") }
         #expect(!finished.isEmpty && finished.count < names.count, "killed after \(finished)")
         let before = finished.map { contents("\(dir)/out/\($0).anchors.jsonl") }
         let r = try CLI.run(["process", "in", "--output-dir", "out"], in: dir)
