@@ -500,7 +500,9 @@ public final class FaceTracker {
         // fits, and each frame it is followed costs a second face's fits.
         if t.awaitsSecondOpinion {
             t.framesAwaitingOpinion += 1
-            if t.framesAwaitingOpinion >= options.secondOpinionFrames {
+            if t.framesAwaitingOpinion >= options.secondOpinionFrames,
+               !Self.waitsForAThirdBoxAsk(asks: t.boxAsks, agreements: t.boxAgreements,
+                                          frames: t.framesAwaitingOpinion, options: options) {
                 refuse(&t)
                 return
             }
@@ -772,6 +774,17 @@ public final class FaceTracker {
         if t.boxAgreements >= options.secondOpinionAgreements, t.boxAgreements * 3 >= t.boxAsks * 2 {
             t.awaitsSecondOpinion = false
         }
+    }
+
+    /// Whether an awaiting track's wait runs on past `secondOpinionFrames`, to at most twice it,
+    /// for a third ask in its detector's boxes, which two agreements of three would pass. The
+    /// wait is counted in frames, but the asks come with its detections: one at its start and one
+    /// a verification, every 10 frames; live, a start from a search that landed late, before the
+    /// face's motion is known, has none. A turned face in a group (the gentle `three-faces`, live)
+    /// had 1 agreement in 2 asks when its 15 frames ran out, and was doubted for the rest of the row.
+    static func waitsForAThirdBoxAsk(asks: Int, agreements: Int, frames: Int, options: Options) -> Bool {
+        asks < 3 && agreements >= 1 && agreements + (3 - asks) >= options.secondOpinionAgreements
+            && frames < 2 * options.secondOpinionFrames
     }
 
     private func refuse(_ t: inout Track) {
