@@ -428,6 +428,14 @@ struct FaceTrackingTests {
         return FaceEvaluation.score(sequence, anchors: frames)
     }
 
+    /// Seed 406's `leave-fast`, live: the mouth and chin of the face shown are found as a small
+    /// face at 0.34, inside its box; started, the second detector agreed and a false face showed
+    /// for 34 frames. A detection inside a face shown starts nothing.
+    @Test(.needsHardSet)
+    func aSmallFaceFoundInsideAShownOneStartsNothing() throws {
+        expectNoFalseFace(in: try trackedLive("leave-fast", seed: 406))
+    }
+
     /// The hard sequence, live (`trackedLive`), keeps its faces under one id from frame to frame
     /// at the target, and shows no false face.
     func expectContinuityHeldLive(in name: String, seed: UInt64) throws {
