@@ -19,8 +19,9 @@ public struct FaceFrame: Hashable, Sendable {
 
     /// Where dlib's detector puts its box relative to the landmarks, in box units (eye distances
     /// for a face looking ahead) along the eye line: measured on the 43 annotated faces of
-    /// shared/data/faces (mean offset 0.02 ± 0.11 across, 0.54 ± 0.13 down; width 2.63 ± 0.33). The landmark predictor was trained on such
-    /// boxes, so a tracked face is fitted in the box the detector would have given it.
+    /// shared/data/faces (mean offset 0.02 ± 0.11 across, 0.54 ± 0.13 down; width 2.63 ± 0.33).
+    /// The landmark predictor was trained on such boxes, so a tracked face is fitted in the box the
+    /// detector would have given it.
     public static let detectorBoxOffset = Point2(0.02, 0.54)
     public static let detectorBoxWidth = 2.63
 

@@ -1113,9 +1113,9 @@ public final class FaceTracker {
     }
 
     /// A detection under 0.6 of the side of a face shown and mostly inside its box is part of
-    /// that face, never a face of its own: faces do not sit inside one another. Seed 406's `leave-fast`,
-    /// live: the mouth and chin of the face shown, found at 0.34 as a small face, passed the
-    /// second detector and showed a false face for 34 frames.
+    /// that face, never a face of its own: faces do not sit inside one another. Seed 406's
+    /// `leave-fast`, live: the mouth and chin of the face shown, found at 0.34 as a small face,
+    /// passed the second detector and showed a false face for 34 frames.
     private func liesWithinAShownFace(_ box: Rect) -> Bool {
         tracks.contains { t in
             let face = t.frame.detectorBox
