@@ -29,9 +29,18 @@ public final class FaceTracker {
         /// check then kept).
         public var detectionThreshold = 0.25
         /// Detections between this and `detectionThreshold` start a track only when the check
-        /// scores the fitted face at `weakStartScore` or above.
+        /// scores the fitted face at `weakStartScore` or above. Dim and turned faces found at
+        /// 0-0.25 fit at -0.2 to -0.6 (a backlit face found so on every search was shown only
+        /// once one search scored it 0.25, 1.2 s in); badges fit there too, and what keeps them
+        /// off screen is the second detector's word and their colour (`FaceWarmth`), which every
+        /// weak start waits for.
         public var weakDetectionThreshold = 0.0
-        public var weakStartScore = 0.0
+        public var weakStartScore = -0.6
+        /// ...and at this score when its box reaches past the frame's edge: a face coming in is
+        /// fitted from the part of it inside, and such a fit at -0.5 sat a third of an eye distance
+        /// off the face for 20 frames (seed 11's gentle `enter-leave`: 22.7 % of its faces above
+        /// 8 % error, against none when it waited for a detection over 0.25).
+        public var edgeWeakStartScore = 0.0
         /// Plausible fits before a new track's anchors are published...
         public var confirmAfter = 2
         /// ...unless its detection passed `detectionThreshold` and its first fit scores this on
@@ -928,10 +937,10 @@ public final class FaceTracker {
             logger.debug("detection: appearance \(there) in its own box (offset \(relation.offset), scale \(relation.scale))")
             if there >= options.placedStartScore { (score, placed) = (there, relation) }
         }
-        // A weak detection (a washed-out or turned face, or a badge) starts a track only when its
-        // fitted face looks like one to the filters at their own threshold.
-        let needed = detection.score >= options.detectionThreshold || known != nil
-            ? options.confirmScore : options.weakStartScore
+        // A weak detection (a dim, washed-out or turned face, or a badge) starts a track only when
+        // its fitted face looks enough like one to the filters.
+        let needed = detection.score >= options.detectionThreshold || known != nil ? options.confirmScore
+            : inside(detection.box, margin: 0) ? options.weakStartScore : options.edgeWeakStartScore
         guard score >= needed else {
             logger.debug("detection not started: appearance \(score) under \(needed)")
             return

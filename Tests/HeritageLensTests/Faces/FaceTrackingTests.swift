@@ -390,6 +390,31 @@ struct FaceTrackingTests {
         #expect(score.falsePositives == 0)
     }
 
+    /// Seed 435's `backlight-35`: a dim face found at 0.02-0.25 by search after search, its fits
+    /// scoring -0.19 to -0.71 on the check, was started only when one search scored it 0.32, at
+    /// frame 36 (recall 0.589). A weak start's fit needs -0.6: it starts on the first search and
+    /// is shown once the second detector agrees.
+    @Test(.needsHardSet)
+    func aDimFaceFoundWeaklyWithFitsUnderZeroStartsOnItsFirstSearch() throws {
+        let score = try tracked("backlight-35", seed: 435).score
+        #expect(score.recall >= 0.9, "recall \(score.recall)")
+        #expect(score.falsePositives == 0)
+    }
+
+    /// The gentle `enter-leave`: its face comes in at the left edge and is found at 0.01 with a
+    /// fifth of its box outside the frame; fitted from the part inside, its fit scored -0.52 and
+    /// sat a third of an eye distance off the face until a verification refitted it 20 frames
+    /// later (22.7 % of the row's fits above 8 % error). At the frame's edge a weak start needs the
+    /// filters' own threshold, and the face is started from a clear detection, on itself.
+    @Test(.needsHardSet)
+    func aFaceComingInAtTheEdgeIsNotStartedFromAWeakFitOfItsPartInside() throws {
+        let sequence = try HardSequences.gentle("enter-leave")
+        let score = FaceEvaluation.score(sequence, anchors: try anchors(of: sequence.scene, frames: sequence.frameCount))
+        let above = score.landmarkErrors.filter { $0 > 0.08 }.count
+        #expect(above * 20 <= score.landmarkErrors.count, "\(above) of \(score.landmarkErrors.count) fits above 8 %")
+        expectNoFalseFace(in: score)
+    }
+
     /// Live, a search lands frames after the frame it ran on. Seed 204's `backlight-35` opens on a
     /// dim face turned well away, found at 0.35 by the first search, its fit scoring under the
     /// bar where its landmarks put the check's window and nothing nearby looking more like a face:
