@@ -2,10 +2,14 @@
 import PackageDescription
 
 // OpenCV is linked module by module instead of through opencv4.pc: the .pc file links all 56
-// modules (VTK, OpenMPI, tesseract…) and doubles start-up time. dlib-1.pc lists bare .so paths
-// that SwiftPM rejects, so dlib, BLAS and LAPACK are named here too. See README "Dependencies".
+// modules (VTK, OpenMPI, tesseract…) and doubles start-up time. Its image codecs and video I/O
+// are not linked either: Debian builds them with GDAL and its tree, 0.2-0.3 s of dynamic
+// loading at every start; video is read and written through FFmpeg, images through libpng and
+// libjpeg (and FFmpeg for other formats), and OpenCV's videoio is opened only for
+// `run --backend opencv`. dlib-1.pc lists bare .so paths that SwiftPM rejects, so dlib, BLAS and
+// LAPACK are named here too. See README "Dependencies".
 let openCVModules = [
-    "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_highgui",
+    "opencv_core", "opencv_imgproc", "opencv_highgui",
     "opencv_features2d", "opencv_calib3d", "opencv_objdetect", "opencv_video", "opencv_flann",
 ]
 
@@ -37,7 +41,7 @@ let package = Package(
             linkerSettings: openCVModules.map { .linkedLibrary($0) } + [
                 .linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack"),
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("swscale"),
-                .linkedLibrary("v4l2"), .linkedLibrary("m"), .linkedLibrary("pthread"),
+                .linkedLibrary("v4l2"), .linkedLibrary("png"), .linkedLibrary("jpeg"), .linkedLibrary("m"), .linkedLibrary("pthread"),
             ]
         ),
         // Value types, protocols and math: no C, no I/O beyond plain files.

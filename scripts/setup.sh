@@ -15,15 +15,17 @@ fi
 # Only what the bridge needs: the OpenCV module -dev packages the bridge links one by one
 # (libopencv-dev would add VTK, OpenMPI and tesseract for a pkg-config file we do not use),
 # dlib with its 68-point model, libv4l2, the cascades, BLAS/LAPACK link symlinks for dlib,
-# FFmpeg's libraries for the video writer (the reader goes through OpenCV), and a CJK font for
-# the card art.
+# FFmpeg's libraries for reading and writing video, libpng and libjpeg for images, and a CJK
+# font for the card art. OpenCV's videoio is not linked; its package stays for its header and for
+# `run --backend opencv`, which opens the library when asked.
 PACKAGES=(
-  libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev libopencv-videoio-dev
+  libopencv-core-dev libopencv-imgproc-dev libopencv-videoio-dev
   libopencv-highgui-dev libopencv-features2d-dev libopencv-calib3d-dev libopencv-objdetect-dev
   libopencv-video-dev opencv-data
   libdlib-dev libdlib-data libblas-dev liblapack-dev
   libv4l-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
+  libpng-dev libjpeg62-turbo-dev
   fonts-noto-cjk
 )
 

@@ -144,12 +144,10 @@ bool is_safe_module(const char *name) {
     // OpenCV's core is allowed: its locks guard one-time set-up (TLS slots, the allocator) that
     // the background threads have long done; its matrix code is where card recognition spends
     // much of its time. libm is pure arithmetic. LAPACK is not: it may be OpenBLAS underneath.
-    // imgcodecs and libjpeg: the MJPEG stream's encoding (its codec list is set up once, libjpeg
-    // takes no locks).
+    // libjpeg: the MJPEG stream's encoding (it takes no locks).
     static const char *const allowed[] = {"libopencv_core.",     "libopencv_imgproc.", "libopencv_features2d.",
                                           "libopencv_objdetect.", "libopencv_video.",   "libopencv_calib3d.",
-                                          "libopencv_imgcodecs.", "libjpeg.",           "libdlib.",
-                                          "libm."};
+                                          "libjpeg.",             "libdlib.",           "libm."};
     for (const char *prefix : allowed)
         if (std::strncmp(base, prefix, std::strlen(prefix)) == 0) return true;
     return false;

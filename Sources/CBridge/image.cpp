@@ -1,78 +1,8 @@
 // cv::Mat buffers: allocation that reuses memory, reading, conversion, simple statistics.
 #include "internal.hpp"
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
-#include <cerrno>
 #include <cmath>
-#include <mutex>
 #include <vector>
-#include <sys/mman.h>
-#include <unistd.h>
-
-namespace {
-
-// The image codecs print straight to stderr: libpng's "iCCP: known incorrect sRGB profile" and
-// "libpng error: Read Error", libjpeg's "Corrupt JPEG data", with no way to turn them off
-// through OpenCV 4.6. Unless library logs are on, stderr is pointed at a memory file while a
-// codec runs, and what it said becomes part of the error when decoding fails. Process-wide (a
-// file descriptor): another thread's stderr line in those milliseconds would be caught too;
-// none of ours writes there while an image is read (the frame thread reads them), and the
-// lock keeps two decodes from swapping descriptors under each other.
-class CodecMessages {
-  public:
-    CodecMessages() : lock_(mutex()) {
-        if (cbridge::library_logs) return;
-        std::fflush(stderr);
-        capture_ = memfd_create("heritage-lens-codec-messages", MFD_CLOEXEC);
-        if (capture_ < 0) return;
-        saved_ = dup(2);
-        if (saved_ < 0 || dup2(capture_, 2) < 0) restore();
-    }
-    ~CodecMessages() {
-        restore();
-        if (capture_ >= 0) close(capture_);
-    }
-
-    // What the codecs said, stderr restored: their last error line, else their last line (empty
-    // when they said nothing).
-    std::string summary() {
-        restore();
-        if (capture_ < 0) return {};
-        char text[4096] = {0};
-        ssize_t n = pread(capture_, text, sizeof text - 1, 0);
-        std::string all(text, n > 0 ? size_t(n) : 0), last, last_error;
-        size_t start = 0;
-        while (start < all.size()) {
-            size_t end = all.find('\n', start);
-            if (end == std::string::npos) end = all.size();
-            std::string line = all.substr(start, end - start);
-            if (!line.empty()) {
-                last = line;
-                if (line.find("rror") != std::string::npos) last_error = line;
-            }
-            start = end + 1;
-        }
-        return last_error.empty() ? last : last_error;
-    }
-
-  private:
-    static std::mutex &mutex() {
-        static std::mutex m;
-        return m;
-    }
-    void restore() {
-        if (saved_ >= 0) {
-            std::fflush(stderr);
-            dup2(saved_, 2);
-            close(saved_);
-            saved_ = -1;
-        }
-    }
-    std::lock_guard<std::mutex> lock_;
-    int capture_ = -1, saved_ = -1;
-};
-
-}  // namespace
 
 namespace cbridge {
 
@@ -123,14 +53,11 @@ int32_t cb_image_fill(cb_image *img, double b, double g, double r, double a) {
 
 int32_t cb_image_read(cb_image *dst, const char *path) {
     CB_GUARD(-1, {
-        CodecMessages messages;
-        cv::Mat m = cv::imread(path, cv::IMREAD_UNCHANGED);
-        if (m.empty()) {
-            std::string said = messages.summary();
-            cbridge::set_error(said.empty() ? "no image decoder accepts it; give a PNG, JPEG, BMP, TIFF, WebP or PNM file" : said);
+        std::string error;
+        if (!cbridge::read_image_file(path, dst->mat, error)) {
+            cbridge::set_error(error);
             return -1;
         }
-        dst->mat = m;
         return 0;
     })
 }
@@ -168,9 +95,10 @@ int32_t cb_image_normalize_bgr(cb_image *img) {
 
 const uint8_t *cb_image_encode(const cb_image *img, const char *extension, size_t *size) {
     CB_GUARD(nullptr, {
-        thread_local std::vector<uchar> buffer;
-        if (!cv::imencode(extension, img->mat, buffer)) {
-            cbridge::set_error(std::string("cannot encode as ") + extension);
+        thread_local std::vector<uint8_t> buffer;
+        std::string error;
+        if (!cbridge::encode_image(img->mat, extension, buffer, error)) {
+            cbridge::set_error(error);
             return nullptr;
         }
         *size = buffer.size();
@@ -246,15 +174,19 @@ int32_t cb_image_apply_light(cb_image *img, double gain_left, double gain_right,
 
 int32_t cb_image_jpeg_roundtrip(cb_image *img, int32_t quality) {
     CB_GUARD(-1, {
-        std::vector<uchar> buffer;
-        cv::imencode(".jpg", img->mat, buffer, {cv::IMWRITE_JPEG_QUALITY, quality});
-        cv::imdecode(buffer, cv::IMREAD_UNCHANGED, &img->mat);
+        std::vector<uint8_t> buffer;
+        std::string error;
+        if (!cbridge::encode_jpeg(img->mat, quality, buffer, error) ||
+            !cbridge::decode_image(buffer.data(), buffer.size(), img->mat, error)) {
+            cbridge::set_error(error);
+            return -1;
+        }
         return 0;
     })
 }
 
 struct cb_bytes {
-    std::vector<uchar> data;
+    std::vector<uint8_t> data;
 };
 
 cb_bytes *cb_bytes_create(void) { CB_GUARD(nullptr, { return new cb_bytes(); }) }
@@ -268,8 +200,9 @@ int32_t cb_image_encode_jpeg(const cb_image *img, int32_t quality, cb_bytes *out
             cbridge::set_error("JPEG needs an 8-bit gray or BGR image");
             return -1;
         }
-        if (!cv::imencode(".jpg", img->mat, out->data, {cv::IMWRITE_JPEG_QUALITY, quality})) {
-            cbridge::set_error("imencode(.jpg) failed");
+        std::string error;
+        if (!cbridge::encode_jpeg(img->mat, quality, out->data, error)) {
+            cbridge::set_error(error);
             return -1;
         }
         return 0;

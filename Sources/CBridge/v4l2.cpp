@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <libv4l2.h>
 #include <linux/videodev2.h>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -264,10 +263,11 @@ int32_t cb_v4l2_camera_read(cb_v4l2_camera *cam, cb_image *bgr, cb_image *gray, 
             while (n > 2 && data[n - 1] == 0) --n;  // some cameras pad after the marker
             ok = n > 4 && data[0] == 0xFF && data[1] == 0xD8 && data[n - 2] == 0xFF && data[n - 1] == 0xD9;
             if (!ok) break;
-            // Decoded into a new matrix: imdecode leaves its output untouched when it fails, which
-            // would pass an older frame off as this one.
-            cv::Mat decoded = cv::imdecode(cv::Mat(1, int(n), CV_8UC1, const_cast<uint8_t *>(data)), cv::IMREAD_COLOR);
-            ok = decoded.cols == w && decoded.rows == h;
+            // Decoded into a new matrix: decode_jpeg leaves its output untouched when it fails,
+            // which would pass an older frame off as this one.
+            cv::Mat decoded;
+            std::string reason;
+            ok = cbridge::decode_jpeg(data, n, decoded, reason) && decoded.cols == w && decoded.rows == h;
             if (!ok) break;
             bgr->mat = decoded;
             if (gray) cv::cvtColor(bgr->mat, gray->mat, cv::COLOR_BGR2GRAY);

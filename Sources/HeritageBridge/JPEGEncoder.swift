@@ -1,6 +1,6 @@
 import CBridge
 
-/// JPEG encoding through OpenCV, into a buffer reused between frames (the MJPEG stream).
+/// JPEG encoding through libjpeg, into a buffer reused between frames (the MJPEG stream).
 /// One encoder per thread.
 public final class JPEGEncoder {
     private let buffer: OpaquePointer

@@ -1,7 +1,8 @@
 import CBridge
 import HeritageCore
 
-/// A video file or camera read through OpenCV's videoio (FFmpeg, or its own V4L2 backend).
+/// A video file read through FFmpeg, or a camera through OpenCV's V4L2 backend (its library
+/// opened on first use).
 public final class VideoReader {
     /// What the container or device says; the frame count may be 0 or wrong.
     public struct Info: Sendable {

@@ -1,7 +1,7 @@
 import CBridge
 import HeritageCore
 
-/// A video file written through OpenCV's videoio (FFmpeg). MP4 and MOV are fragmented and
+/// A video file written through FFmpeg. MP4 and MOV are fragmented and
 /// Matroska clustered, so the file plays up to its last second at any moment.
 public final class VideoWriter {
     private var raw: OpaquePointer?

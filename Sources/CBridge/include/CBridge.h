@@ -108,7 +108,8 @@ int32_t cb_image_allocate(cb_image *img, int32_t w, int32_t h, int32_t channels)
 int32_t cb_image_copy(const cb_image *src, cb_image *dst);
 int32_t cb_image_fill(cb_image *img, double b, double g, double r, double a);
 
-/** Reads any file imread reads, as it is (depth and channels kept). 0 ok, -1 fail. */
+/** Reads a PNG or JPEG (libpng, libjpeg) or another image FFmpeg decodes (BMP, TIFF, WebP, PNM,
+ *  GIF), as it is: depth and channels kept as OpenCV's imread kept them. 0 ok, -1 fail. */
 int32_t cb_image_read(cb_image *dst, const char *path);
 /** Converts in place to 8-bit BGR: gray, BGRA, 16-bit and float images are brought to 8UC3. */
 int32_t cb_image_normalize_bgr(cb_image *img);

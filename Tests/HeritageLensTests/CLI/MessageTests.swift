@@ -175,7 +175,7 @@ struct MessageTests {
         let quiet = try CLI.run(["process", "frames", "--detector", "none", "--no-cards"], in: dir)
         #expect(quiet.status == 0)
         #expect(quiet.stderrLines.allSatisfy { $0.hasPrefix("heritage-lens: ") || $0.hasPrefix("frame ") }, "\(quiet.stderr)")
-        #expect(quiet.stderr.contains("skipped frames/c.png: not an image OpenCV can read (libpng error"), "\(quiet.stderr)")
+        #expect(quiet.stderr.contains("skipped frames/c.png: not an image this tool can read (libpng error"), "\(quiet.stderr)")
         let calibration = try CLI.run(["process", "frames", "--calibration", "bad.yml"], in: dir)
         #expect(calibration.stderrLines.count == 1 && !calibration.stderr.contains("[ERROR"), "\(calibration.stderr)")
         let check = try CLI.run(["cards", "check", "frames/a.png", "frames/b.png"], in: dir)

@@ -51,6 +51,19 @@ import Testing
         #expect(totals.median < 2000 * Self.period, "median capture-to-output \(totals.median) ms")
     }
 
+    /// `--backend opencv` opens OpenCV's video library only when asked for (it is not linked) and
+    /// reads the camera through it.
+    @Test func theOpenCVBackendLoadsItsLibraryAndReadsTheCamera() async throws {
+        let run = try await FakeCamera.run(
+            ["run", "--camera", "0", "--backend", "opencv", "--no-preview", "--frames", "20", "--detector", "none",
+             "--no-cards", "--anchors", "anchors.jsonl"],
+            video: FakeCamera.plain)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.log.streams.isEmpty, "the camera was never streamed")
+        let anchors = try FakeCamera.jsonLines(run.output("--anchors"))
+        #expect(anchors.count == 20 && anchors.allSatisfy { $0["width"] as? Int == 640 && $0["height"] as? Int == 480 })
+    }
+
     @Test func askingFor720pAt30PicksMJPEG() async throws {
         let run = try await FakeCamera.run(
             ["run", "--camera", "0", "--no-preview", "--frames", "10", "--size", "1280x720", "--fps", "30",

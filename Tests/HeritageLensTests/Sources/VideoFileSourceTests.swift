@@ -1,5 +1,6 @@
 import Foundation
 import HeritageCore
+import HeritageBridge
 import Testing
 @testable import HeritageLens
 
@@ -117,5 +118,25 @@ import Testing
         #expect(abs(times[24] - 24.0 / 25) < 1e-3)
         try FileManager.default.removeItem(atPath: path)
         #expect(throws: SourceError.self) { for _ in 0..<10 { _ = try source.nextFrame() } }
+    }
+
+    /// Reading a video and an image loads none of OpenCV's image codecs and video I/O: Debian
+    /// builds them with GDAL and its tree, whose loading took 0.2-0.3 s of every start.
+    @Test func readingVideoAndImagesLoadsNeitherOpenCVsCodecsNorGDAL() throws {
+        let dir = TestPaths.scratch()
+        let path = "\(dir)/in.mp4"
+        try GeneratedVideo.write(to: path, frames: 5, fps: 25)
+        let source = try VideoFileSource(path: path)
+        _ = try #require(try source.nextFrame())
+        let picture = try Image(width: 64, height: 48)
+        try picture.fill(blue: 10, green: 200, red: 30)
+        for ext in ["png", "jpg"] {
+            try Data(picture.encoded(as: "." + ext)).write(to: URL(fileURLWithPath: "\(dir)/still.\(ext)"))
+            #expect(try Image(contentsOf: "\(dir)/still.\(ext)").size == Size(width: 64, height: 48))
+        }
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        for library in ["libopencv_videoio", "libopencv_imgcodecs", "libgdal"] {
+            #expect(!maps.contains(library), "\(library) is loaded")
+        }
     }
 }
