@@ -647,8 +647,8 @@ std::string lowercase_first(std::string text) {
 }
 
 // One picture through FFmpeg's encoder for `codec` (BMP, PNM, TIFF, WebP): these encoders give a
-// whole file as their one packet. The encoder's first pixel format that keeps what the image
-// has (gray, colour, alpha) is taken; WebP is written lossless.
+// whole file as their one packet. Of the encoder's pixel formats, the one that keeps most of what
+// the image has (gray, colour, alpha) is taken; WebP is written lossless.
 bool encode_with_ffmpeg(const cv::Mat &img, AVCodecID codec_id, std::vector<uint8_t> &out, std::string &error) {
     // libwebp's still-image encoder rather than the animation one FFmpeg lists first.
     const AVCodec *codec = codec_id == AV_CODEC_ID_WEBP ? avcodec_find_encoder_by_name("libwebp") : nullptr;
