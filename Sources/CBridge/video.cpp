@@ -3,11 +3,12 @@
 //
 // OpenCV's videoio is not linked: with its image codecs it brings GDAL, Xerces, GEOS, PROJ,
 // Poppler and HDF5 into every process, and the dynamic loader's symbol lookups for them took
-// 0.2-0.3 s of each start (docs/batch.md, Start-up). The reader below decodes as OpenCV
-// 4.6's FFmpeg backend does, call for call where it decides pixels or times (the colour
-// conversion at the coded size with a bicubic filter, the timestamp taken, the frame count and
-// rate asked of the container, the rotation in the stream's display matrix), so a video gives the
-// same frames and times as it did through OpenCV.
+// 0.2-0.3 s of each start (docs/batch.md, "Libraries loaded at start"). The reader below decodes
+// as OpenCV 4.6's FFmpeg backend does where it decides pixels or times (the colour conversion at
+// the coded size with a bicubic filter, the timestamp taken, the frame count and rate asked of
+// the container, the rotation in the stream's display matrix), so a video gives the same frames
+// as it did through OpenCV, and the same times but for the frames a decoder gives back only at
+// the end of a file, which carry their own times where OpenCV gave 0.
 #include "internal.hpp"
 #include <cmath>
 #include <cstring>
