@@ -457,16 +457,18 @@ const OtherFormat *other_format(const uint8_t *head, size_t n) {
     return nullptr;
 }
 
-std::string av_words(int code) {
-    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
-    av_strerror(code, text, sizeof text);
-    if (text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z')) text[0] = char(text[0] - 'A' + 'a');
+std::string lowercase_first(std::string text) {
+    if (text.size() > 1 && text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z'))
+        text[0] = char(text[0] - 'A' + 'a');
     return text;
 }
 
+std::string av_words(int code) { return lowercase_first(cbridge::ffmpeg_error(code)); }
+
+// What one picture's decoding or encoding through FFmpeg holds, freed together.
 struct FfmpegImage {
     AVFormatContext *format = nullptr;
-    AVCodecContext *decoder = nullptr;
+    AVCodecContext *codec = nullptr;
     AVPacket *packet = nullptr;
     AVFrame *frame = nullptr;
     SwsContext *scaler = nullptr;
@@ -474,8 +476,8 @@ struct FfmpegImage {
         sws_freeContext(scaler);
         av_frame_free(&frame);
         av_packet_free(&packet);
-        avcodec_free_context(&decoder);
-        avformat_close_input(&format);
+        avcodec_free_context(&codec);
+        if (format) avformat_close_input(&format);
     }
 };
 
@@ -534,20 +536,20 @@ bool read_with_ffmpeg(const std::string &path, const OtherFormat &kind, Alpha al
         error = std::string("this FFmpeg has no decoder for this ") + kind.name + "; convert it to PNG";
         return false;
     }
-    f.decoder = avcodec_alloc_context3(codec);
+    f.codec = avcodec_alloc_context3(codec);
     f.packet = av_packet_alloc();
     f.frame = av_frame_alloc();
-    if (!f.decoder || !f.packet || !f.frame) throw std::bad_alloc();
-    avcodec_parameters_to_context(f.decoder, stream->codecpar);
+    if (!f.codec || !f.packet || !f.frame) throw std::bad_alloc();
+    avcodec_parameters_to_context(f.codec, stream->codecpar);
     // One thread: a frame-threaded decoder would hold the only picture back until drained.
-    f.decoder->thread_count = 1;
-    if ((status = avcodec_open2(f.decoder, codec, nullptr)) < 0) {
+    f.codec->thread_count = 1;
+    if ((status = avcodec_open2(f.codec, codec, nullptr)) < 0) {
         error = damaged + av_words(status) + ")";
         return false;
     }
     bool draining = false;
     while (true) {
-        status = avcodec_receive_frame(f.decoder, f.frame);
+        status = avcodec_receive_frame(f.codec, f.frame);
         if (status >= 0) break;
         if (status != AVERROR(EAGAIN) || draining) {
             error = damaged + (status == AVERROR_EOF ? std::string("no picture in it") : av_words(status)) + ")";
@@ -555,7 +557,7 @@ bool read_with_ffmpeg(const std::string &path, const OtherFormat &kind, Alpha al
         }
         status = av_read_frame(f.format, f.packet);
         if (status == AVERROR_EOF) {
-            avcodec_send_packet(f.decoder, nullptr);
+            avcodec_send_packet(f.codec, nullptr);
             draining = true;
             continue;
         }
@@ -563,7 +565,7 @@ bool read_with_ffmpeg(const std::string &path, const OtherFormat &kind, Alpha al
             error = damaged + av_words(status) + ")";
             return false;
         }
-        if (f.packet->stream_index == stream->index) status = avcodec_send_packet(f.decoder, f.packet);
+        if (f.packet->stream_index == stream->index) status = avcodec_send_packet(f.codec, f.packet);
         av_packet_unref(f.packet);
         if (status < 0) {
             error = damaged + av_words(status) + ")";
@@ -640,12 +642,6 @@ bool read_file(std::FILE *file, size_t size, std::vector<uint8_t> &bytes, std::s
     return true;
 }
 
-std::string lowercase_first(std::string text) {
-    if (text.size() > 1 && text[0] >= 'A' && text[0] <= 'Z' && !(text[1] >= 'A' && text[1] <= 'Z'))
-        text[0] = char(text[0] - 'A' + 'a');
-    return text;
-}
-
 // One picture through FFmpeg's encoder for `codec` (BMP, PNM, TIFF, WebP): these encoders give a
 // whole file as their one packet. Of the encoder's pixel formats, the one that keeps most of what
 // the image has (gray, colour, alpha) is taken; WebP is written lossless.
@@ -681,29 +677,18 @@ bool encode_with_ffmpeg(const cv::Mat &img, AVCodecID codec_id, std::vector<uint
         error = std::string("FFmpeg's ") + codec->name + " encoder lists no pixel format; use .png or .jpg";
         return false;
     }
-    struct Parts {
-        AVCodecContext *encoder = nullptr;
-        AVFrame *frame = nullptr;
-        AVPacket *packet = nullptr;
-        SwsContext *scaler = nullptr;
-        ~Parts() {
-            sws_freeContext(scaler);
-            av_packet_free(&packet);
-            av_frame_free(&frame);
-            avcodec_free_context(&encoder);
-        }
-    } parts;
-    parts.encoder = avcodec_alloc_context3(codec);
+    FfmpegImage parts;
+    parts.codec = avcodec_alloc_context3(codec);
     parts.frame = av_frame_alloc();
     parts.packet = av_packet_alloc();
-    if (parts.encoder == nullptr || parts.frame == nullptr || parts.packet == nullptr) throw std::bad_alloc();
-    parts.encoder->width = img.cols;
-    parts.encoder->height = img.rows;
-    parts.encoder->pix_fmt = chosen;
-    parts.encoder->time_base = AVRational{1, 25};
+    if (parts.codec == nullptr || parts.frame == nullptr || parts.packet == nullptr) throw std::bad_alloc();
+    parts.codec->width = img.cols;
+    parts.codec->height = img.rows;
+    parts.codec->pix_fmt = chosen;
+    parts.codec->time_base = AVRational{1, 25};
     AVDictionary *options = nullptr;
     if (codec_id == AV_CODEC_ID_WEBP) av_dict_set(&options, "lossless", "1", 0);
-    int err = avcodec_open2(parts.encoder, codec, &options);
+    int err = avcodec_open2(parts.codec, codec, &options);
     av_dict_free(&options);
     if (err < 0) {
         error = std::string("FFmpeg's ") + codec->name + " encoder would not start: " + av_words(err);
@@ -722,8 +707,8 @@ bool encode_with_ffmpeg(const cv::Mat &img, AVCodecID codec_id, std::vector<uint
     const int steps[1] = {int(img.step)};
     sws_scale(parts.scaler, planes, steps, 0, img.rows, parts.frame->data, parts.frame->linesize);
     parts.frame->pts = 0;
-    if ((err = avcodec_send_frame(parts.encoder, parts.frame)) < 0 || (err = avcodec_send_frame(parts.encoder, nullptr)) < 0 ||
-        (err = avcodec_receive_packet(parts.encoder, parts.packet)) < 0) {
+    if ((err = avcodec_send_frame(parts.codec, parts.frame)) < 0 || (err = avcodec_send_frame(parts.codec, nullptr)) < 0 ||
+        (err = avcodec_receive_packet(parts.codec, parts.packet)) < 0) {
         error = std::string("FFmpeg's ") + codec->name + " encoder failed: " + av_words(err);
         return false;
     }

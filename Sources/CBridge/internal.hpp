@@ -22,6 +22,9 @@ void write_cache(const std::string &folder, const std::string &name, const std::
 // `to` at k output pixels per input pixel (bilinear, borders replicated).
 void warp_upright(const cv::Mat &from, double cx, double cy, double angle_rad, double k, int n, cv::Mat &to);
 
+// FFmpeg's words for an AVERROR code ("Invalid data found when processing input").
+std::string ffmpeg_error(int code);
+
 // Image files and bytes without OpenCV's imgcodecs (image_codecs.cpp). Each returns false with a
 // one-line reason in `error`; a decoder then leaves `out` as it was. They throw only when memory
 // runs out.

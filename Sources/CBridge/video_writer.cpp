@@ -29,16 +29,16 @@ extern "C" {
 
 namespace {
 
-std::string av_message(int code) {
-    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
-    av_strerror(code, text, sizeof text);
-    return text;
-}
-
 // Longest stretch of video held back by the muxer before it reaches the file.
 constexpr int kFlushMilliseconds = 250;
 
 }  // namespace
+
+std::string cbridge::ffmpeg_error(int code) {
+    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
+    av_strerror(code, text, sizeof text);
+    return text;
+}
 
 struct cb_video_writer {
     AVFormatContext *format = nullptr;
@@ -87,7 +87,7 @@ struct cb_video_writer {
     // `what` nullptr: the system's own words ("No space left on device") say it all.
     bool fail(const char *what, int code) {
         failed = true;
-        cbridge::set_error(what ? std::string(what) + ": " + av_message(code) : av_message(code));
+        cbridge::set_error(what ? std::string(what) + ": " + cbridge::ffmpeg_error(code) : cbridge::ffmpeg_error(code));
         return false;
     }
 };
@@ -149,7 +149,7 @@ cb_video_writer *cb_video_writer_open(const char *path, const char *fourcc, doub
         if (w->format->oformat->flags & AVFMT_GLOBALHEADER) e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
         int status = avcodec_open2(e, codec, nullptr);
         if (status < 0) {
-            cbridge::set_error("cannot open the " + code + " encoder: " + av_message(status));
+            cbridge::set_error("cannot open the " + code + " encoder: " + cbridge::ffmpeg_error(status));
             return nullptr;
         }
         w->stream = avformat_new_stream(w->format, nullptr);
@@ -167,7 +167,7 @@ cb_video_writer *cb_video_writer_open(const char *path, const char *fourcc, doub
 
         status = avio_open(&w->format->pb, path, AVIO_FLAG_WRITE);
         if (status < 0) {
-            cbridge::set_error("cannot create the file: " + av_message(status));
+            cbridge::set_error("cannot create the file: " + cbridge::ffmpeg_error(status));
             return nullptr;
         }
         // Every packet's bytes go to the file as soon as the muxer lets them out.
@@ -184,7 +184,7 @@ cb_video_writer *cb_video_writer_open(const char *path, const char *fourcc, doub
         av_dict_free(&options);
         if (status >= 0 && w->format->pb->error < 0) status = w->format->pb->error;
         if (status < 0) {
-            cbridge::set_error("cannot write the container's header: " + av_message(status));
+            cbridge::set_error("cannot write the container's header: " + cbridge::ffmpeg_error(status));
             return nullptr;
         }
         w->whole_bytes = avio_tell(w->format->pb);
