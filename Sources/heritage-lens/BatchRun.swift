@@ -61,6 +61,7 @@ struct BatchRun {
     /// Runs the batch; the exit status says whether every input succeeded.
     func execute() throws {
         try checkPlan()
+        BatchOutputs.removeLeftovers(in: folder, names: Set(inputs.map(\.name)))
         let summary = try SummaryWriter(path: summaryPath)
         let progress = BatchProgress(total: inputs.count)
         let queue = Mutex(inputs[...])

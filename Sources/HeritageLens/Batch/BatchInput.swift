@@ -39,7 +39,8 @@ public enum BatchInputError: Error, Equatable, CustomStringConvertible {
 
 /// The videos a batch processes: files as given, folders to the videos directly inside them,
 /// `@FILE` to the paths listed in FILE (one a line; blank lines and lines starting with # skipped,
-/// relative paths from the list's folder). Sorted by path, so every shard of a split agrees on
+/// relative paths from the list's folder). A path given on the command line must exist; one
+/// listed in a file that does not is kept, and fails when its turn comes. Sorted by path, so every shard of a split agrees on
 /// the order whatever order the arguments came in.
 public enum BatchInputs {
     public static let videoExtensions: Set<String> = ["mp4", "mkv", "mov", "avi", "webm", "m4v", "mpg", "mpeg", "ts", "wmv", "flv"]
@@ -102,6 +103,13 @@ public enum BatchInputs {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let path = line.hasPrefix("/") || base.isEmpty ? line : (base as NSString).appendingPathComponent(line)
+            // An archive's list outlives some of its files: a missing one is an input that fails
+            // (reported in the summary, the batch going on, the exit status 1), and keeps its
+            // place in the sorted order so that every shard of a split still agrees on it.
+            if !FileManager.default.fileExists(atPath: path) {
+                paths.append(path)
+                continue
+            }
             paths += try expanded(path)
         }
         return paths

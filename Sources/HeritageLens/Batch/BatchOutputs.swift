@@ -88,4 +88,18 @@ public struct BatchOutputs: Sendable {
     public func discardTemporaries() {
         for kind in kinds { unlink(temporaryPath(kind)) }
     }
+
+    /// Removes the settings files' temporaries (`.NAME.settings.heritage-lens-PID`, see
+    /// `WholeFile`) that a batch killed while publishing left in `folder`, for these inputs'
+    /// names only: a shard of the same batch running elsewhere into the same folder writes other
+    /// names, and must keep its own.
+    public static func removeLeftovers(in folder: String, names: Set<String>) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in entries where entry.hasPrefix(".") {
+            guard let mark = entry.range(of: ".settings.heritage-lens-", options: .backwards),
+                  entry[mark.upperBound...].allSatisfy(\.isNumber),
+                  names.contains(String(entry[entry.index(after: entry.startIndex)..<mark.lowerBound])) else { continue }
+            unlink((folder as NSString).appendingPathComponent(entry))
+        }
+    }
 }

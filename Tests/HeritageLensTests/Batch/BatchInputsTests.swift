@@ -63,6 +63,14 @@ struct BatchInputsTests {
         let message = BatchInputError.missing("/x/v.mp4").description
         #expect(message.hasPrefix("/x/v.mp4:") && !message.contains("\n"))
     }
+
+    /// A list's missing entry is kept in its sorted place (to fail when its turn comes), so
+    /// shards of a split agree on every position whatever the list's files.
+    @Test func aListsMissingEntryKeepsItsPlace() throws {
+        let dir = folder(["v/a.mp4", "v/c.mp4"])
+        try Data("a.mp4\nb.mp4\nc.mp4\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/v/list.txt"))
+        #expect(try BatchInputs.gather(["@\(dir)/v/list.txt"]).map(\.name) == ["a", "b", "c"])
+    }
 }
 
 struct ShardSelectionTests {
@@ -89,41 +97,5 @@ struct ShardSelectionTests {
         for text in ["3", "1/0", "-1/3", "a/3", "1/3/4", "/3", "3/3"] {
             #expect(throws: ShardSelection.ParseError.self, "\(text)") { try ShardSelection(parsing: text, environment: [:]) }
         }
-    }
-}
-
-struct BatchOutputsTests {
-    @Test func outputsAppearUnderTheirNamesOnlyWhenPublished() throws {
-        let dir = TestPaths.scratch()
-        let outputs = BatchOutputs(folder: dir, name: "clip", kinds: [.anchors, .metrics, .mkv])
-        #expect(outputs.finalPath(.anchors) == "\(dir)/clip.anchors.jsonl")
-        #expect(outputs.temporaryPath(.mkv) == "\(dir)/.clip.partial.mkv")
-        #expect(outputs.temporaryPath(.anchors) == "\(dir)/.clip.anchors.partial.jsonl")
-        for kind in outputs.kinds { _ = FileManager.default.createFile(atPath: outputs.temporaryPath(kind), contents: Data("x".utf8)) }
-        #expect(!outputs.isComplete)
-        try outputs.publish()
-        #expect(outputs.isComplete)
-        #expect(outputs.kinds.allSatisfy { !FileManager.default.fileExists(atPath: outputs.temporaryPath($0)) })
-    }
-
-    @Test func outputsMadeWithOtherSettingsAreNotComplete() throws {
-        let dir = TestPaths.scratch()
-        let made = BatchOutputs(folder: dir, name: "clip", kinds: [.anchors], settings: "frames 3")
-        #expect(made.state == .incomplete)
-        _ = FileManager.default.createFile(atPath: made.temporaryPath(.anchors), contents: Data("x".utf8))
-        try made.publish()
-        #expect(made.state == .complete)
-        let asked = BatchOutputs(folder: dir, name: "clip", kinds: [.anchors], settings: "frames all")
-        #expect(asked.state == .otherSettings("frames 3"))
-        // Outputs whose settings were never recorded (a kill between publishing and recording).
-        unlink(made.settingsPath)
-        #expect(made.state == .otherSettings("unrecorded"))
-    }
-
-    @Test func aMissingTemporaryFailsThePublishingNamingTheOutput() {
-        let dir = TestPaths.scratch()
-        let outputs = BatchOutputs(folder: dir, name: "clip", kinds: [.anchors])
-        #expect(throws: SinkError.self) { try outputs.publish() }
-        #expect(!outputs.isComplete)
     }
 }

@@ -125,6 +125,17 @@ struct BatchCLITests {
         #expect(summary.first { $0.contains("broken.mp4") }?.contains("\"status\":\"failed\"") == true)
         for name in names { #expect(FileManager.default.fileExists(atPath: "\(dir)/out/\(name).anchors.jsonl")) }
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/out/broken.anchors.jsonl"))
+
+        // A list naming a file that is gone: that input fails by name, the others are done.
+        try Data("in/\(names[0]).mp4\nin/gone.mp4\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/list.txt"))
+        try FileManager.default.createDirectory(atPath: "\(dir)/listed", withIntermediateDirectories: true)
+        let listed = try CLI.run(["process", "@list.txt", "--output-dir", "listed"], in: dir)
+        #expect(listed.status == 1)
+        #expect(listed.stderr.contains("gone.mp4: no such file"), "\(listed.stderr)")
+        let lines = CLI.lines(of: "\(dir)/listed/summary.jsonl").lines
+        #expect(lines.count == 2)
+        #expect(lines.first { $0.contains("gone.mp4") }?.contains("\"status\":\"failed\"") == true)
+        #expect(FileManager.default.fileExists(atPath: "\(dir)/listed/\(names[0]).anchors.jsonl"))
     }
 
     @Test func aBatchIntoItsOwnFolderNeverReplacesAnInput() throws {
