@@ -751,7 +751,7 @@ bool read_image_file(const std::string &path, cv::Mat &out, std::string &error) 
     }
     const OtherFormat *kind = other_format(head, n);
     if (!kind) {
-        error = "not an image this tool reads; give a PNG, JPEG, BMP, TIFF, WebP or PNM file";
+        error = "its first bytes are not those of a PNG, JPEG, BMP, TIFF, WebP or PNM file";
         return false;
     }
     file.reset();

@@ -85,6 +85,13 @@ struct Calibrate: ParsableCommand {
     }
 
     private func calibrateImages(_ folder: String, board: ChessboardBoard) throws {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            throw CommandFailure("--images \(folder): no such folder; give the folder holding the photos of the board")
+        }
+        if !isDirectory.boolValue {
+            throw CommandFailure("--images \(folder): is a file, not a folder; put the photos of the board in a folder and give that")
+        }
         let source = try ImageSource(path: folder)
         let calibrator = ChessboardCalibrator(board: board, imageSize: source.size)
         let gray = Image()

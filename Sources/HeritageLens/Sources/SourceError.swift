@@ -45,7 +45,10 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
         case .noFramesDecoded(let p):
             return "\(p): no frame could be decoded; the file is truncated or corrupt"
         case .notAnImage(let p, let reason):
-            return "\(p): not an image this tool can read (\(reason)); check that it is a whole PNG, JPEG, BMP, TIFF, WebP or PNM file"
+            let kinds = "PNG, JPEG, BMP, TIFF, WebP or PNM"
+            // The reader's own reason may already name the kinds it reads.
+            if reason.contains(kinds) { return "\(p): not an image this tool can read: \(reason)" }
+            return "\(p): not an image this tool can read (\(reason)); check that it is a whole \(kinds) file"
         case .noImages(let folder):
             return "\(folder): no images (.png, .jpg, .jpeg, .bmp, .tif, .tiff, .webp, .pgm, .ppm) in this folder"
         case .cameraNotFound(let d):
