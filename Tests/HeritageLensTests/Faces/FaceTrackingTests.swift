@@ -571,6 +571,19 @@ struct FaceTrackingTests {
         try expectNoFalseFace(in: "cuts", seed: 316)
     }
 
+    /// Held-out seeds 449 and 466, `noise-defocus`: a blurred poster beside the face and a patch
+    /// of gravel, each found once by the search at 0.06-0.08 and agreed with by the cascade, were
+    /// faces for 87 and 51 frames, where no later detection found them. A weak start that three
+    /// verifications in a row have not found, and none ever did, is dropped.
+    @Test(.needsHardSet)
+    func aWeakStartNoLaterDetectionFindsIsDropped() throws {
+        for seed: UInt64 in [449, 466] {
+            let score = try tracked("noise-defocus", seed: seed).score
+            #expect(score.falsePositives <= 25, "seed \(seed): \(score.falsePositives) false faces")
+            #expect(score.recall >= 0.99, "seed \(seed): recall \(score.recall)")
+        }
+    }
+
     /// Seed 149's `backlight-35`: the same turned man, started from his detector's own box on the
     /// second frame. The second detector, asked where his landmarks put the box, agreed on 3 of
     /// his first 15 fits, under the third it wants: dropped, and his place doubted for the rest of
