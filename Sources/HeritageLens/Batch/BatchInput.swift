@@ -40,8 +40,8 @@ public enum BatchInputError: Error, Equatable, CustomStringConvertible {
 /// The videos a batch processes: files as given, folders to the videos directly inside them,
 /// `@FILE` to the paths listed in FILE (one a line; blank lines and lines starting with # skipped,
 /// relative paths from the list's folder). A path given on the command line must exist; one
-/// listed in a file that does not is kept, and fails when its turn comes. Sorted by path, so every shard of a split agrees on
-/// the order whatever order the arguments came in.
+/// listed in a file that does not is kept, and fails when its turn comes. Sorted by path, so
+/// every shard of a split agrees on the order whatever order the arguments came in.
 public enum BatchInputs {
     public static let videoExtensions: Set<String> = ["mp4", "mkv", "mov", "avi", "webm", "m4v", "mpg", "mpeg", "ts", "wmv", "flv"]
     public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pgm", "ppm"]
