@@ -9,7 +9,13 @@
 # Environment: BIN (default .build/release/heritage-lens), SET (hard, gentle or all; default
 # hard), JOBS (seeds at once; default the number of CPUs), OUT (default a temporary folder, kept:
 # one eval-faces report per seed), EVAL_ARGS (extra options for eval-faces, e.g.
-# --background-detection, which then wants JOBS=1 so runs do not share a core).
+# --background-detection, which then wants JOBS=1 so runs do not share a core), RECORDED (inline
+# or realtime: each seed's sequences exported as MP4s and run through `process` itself, or
+# `process --realtime`, by scripts/eval-faces-recorded.sh; PIN is passed on to it, e.g. PIN=""
+# with JOBS=1, or two sweeps of half the seeds each into one OUT with PIN="taskset -c 0" and
+# "taskset -c 1", so realtime runs do not share a core). A seed whose report is already in OUT is
+# not run again: an interrupted sweep goes on where it stopped, and the sweep of a folder whose
+# seeds are all there just sums them up.
 set -eu
 BIN=${BIN:-.build/release/heritage-lens}
 SET=${SET:-hard}
@@ -19,14 +25,21 @@ JOBS=${JOBS:-$(nproc)}
 [ -x "$BIN" ] || { echo "$BIN: not built; run swift build -c release first" >&2; exit 1; }
 case "$FIRST$LAST" in *[!0-9]*) echo "eval-faces-sweep.sh: FIRST and LAST are seed numbers" >&2; exit 2 ;; esac
 [ "$FIRST" -le "$LAST" ] || { echo "eval-faces-sweep.sh: FIRST ($FIRST) is after LAST ($LAST)" >&2; exit 2; }
+case "${RECORDED:-}" in ""|inline|realtime) ;; *) echo "eval-faces-sweep.sh: RECORDED is inline or realtime, not ${RECORDED}" >&2; exit 2 ;; esac
 OUT=${OUT:-$(mktemp -d /tmp/heritage-faces-sweep.XXXXXX)}
 mkdir -p "$OUT"
 echo "eval-faces --set $SET, seeds $FIRST-$LAST, $JOBS at once, reports in $OUT" >&2
-export BIN SET OUT
+RECORDED_SCRIPT="$(dirname "$0")/eval-faces-recorded.sh"
+export BIN SET OUT RECORDED_SCRIPT
 # shellcheck disable=SC2016
 seq "$FIRST" "$LAST" | xargs -P "$JOBS" -I{} sh -c '
-    "$BIN" eval-faces --set "$SET" --seed {} ${EVAL_ARGS:-} >"$OUT/seed-{}.txt" 2>"$OUT/seed-{}.log" \
-        || { echo "seed {}: eval-faces failed, see $OUT/seed-{}.log" >&2; exit 255; }
+    grep -q "^recall" "$OUT/seed-{}.txt" 2>/dev/null && { echo "seed {} already in $OUT" >&2; exit 0; }
+    if [ -n "${RECORDED:-}" ]; then
+        OUT="$OUT/recorded-{}" "$RECORDED_SCRIPT" --seed {} --set "$SET" --$RECORDED-only >"$OUT/seed-{}.part" 2>"$OUT/seed-{}.log"
+    else
+        "$BIN" eval-faces --set "$SET" --seed {} ${EVAL_ARGS:-} >"$OUT/seed-{}.part" 2>"$OUT/seed-{}.log"
+    fi || { echo "seed {}: eval-faces failed, see $OUT/seed-{}.log" >&2; exit 255; }
+    mv "$OUT/seed-{}.part" "$OUT/seed-{}.txt"
     echo "seed {} done" >&2'
 rm -f "$OUT/totals"
 # Whether a report row (recall $3, false frames $4, continuity $8; error and above 8 % without

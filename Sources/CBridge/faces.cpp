@@ -81,6 +81,8 @@ struct cb_hog_detector {
     // The same filters over a pyramid of at most `limited_levels` levels (0: not made yet).
     dlib::frontal_face_detector limited;
     unsigned long limited_levels = 0;
+    // The scaled image's pyramid levels a search that skips the finest ones starts from.
+    dlib::array2d<unsigned char> level, next_level;
 };
 
 struct cb_cascade {
@@ -142,7 +144,7 @@ cb_hog_detector *cb_hog_detector_create(const char *cache_folder, int32_t kernel
 void cb_hog_detector_free(cb_hog_detector *d) { delete d; }
 
 int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, int32_t levels,
-                      cb_rect *out, double *scores, int32_t max_out) {
+                      int32_t skip, cb_rect *out, double *scores, int32_t max_out) {
     CB_GUARD(-1, {
         if (gray->mat.type() != CV_8UC1) {
             cbridge::set_error("HOG detection needs an 8-bit gray image");
@@ -151,6 +153,21 @@ int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, dou
         cv::Point origin;
         cv::Mat region = prepare_region(gray->mat, roi, scale, d->scaled, origin);
         if (region.empty() || region.cols < 80 || region.rows < 80) return 0;
+        // Down the pyramid as dlib's scanner goes (each level made from the one before), so the
+        // levels searched are the whole search's own: a face it finds at 0.03 is not lost to the
+        // rounding of another resize.
+        dlib::pyramid_down<6> pyramid;
+        if (skip > 0) {
+            dlib::cv_image<unsigned char> scaled(cvIplImage(region));
+            pyramid(scaled, d->level);
+            for (int32_t i = 1; i < skip; ++i) {
+                pyramid(d->level, d->next_level);
+                dlib::swap(d->level, d->next_level);
+            }
+            if (d->level.nc() < 80 || d->level.nr() < 80) return 0;
+            region = cv::Mat(int(d->level.nr()), int(d->level.nc()), CV_8UC1, dlib::image_data(d->level),
+                             size_t(dlib::width_step(d->level)));
+        }
         thread_local std::vector<cbridge::hog_avx2::hit> hits;
         hits.clear();
         if (d->avx2) {
@@ -170,7 +187,13 @@ int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, dou
         int32_t n = 0;
         for (const auto &h : hits) {
             if (n >= max_out) break;
-            out[n] = to_image(cv::Rect2d(h.left, h.top, h.width, h.height), scale, origin);
+            cv::Rect2d r(h.left, h.top, h.width, h.height);
+            if (skip > 0) {
+                const dlib::rectangle up = pyramid.rect_up(dlib::rectangle(h.left, h.top, h.left + h.width - 1,
+                                                                           h.top + h.height - 1), (unsigned int)skip);
+                r = cv::Rect2d(up.left(), up.top(), up.width(), up.height());
+            }
+            out[n] = to_image(r, scale, origin);
             if (scores) scores[n] = h.confidence;
             ++n;
         }

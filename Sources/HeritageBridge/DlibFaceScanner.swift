@@ -57,10 +57,13 @@ public final class DlibFaceScanner {
     /// Faces in `region` (nil: the whole image) of an 8-bit gray image scaled by `scale` first,
     /// as upright boxes in image pixels, at most 64.
     /// `levels` above 0: only that many pyramid levels from the scaled image down (each 5/6 of the
-    /// one before), that is the smallest faces alone.
-    public func detect(in gray: Image, region: Rect?, scale: Double, levels: Int = 0) throws(BridgeError) -> [Window] {
-        let n = try check(cb_hog_detect(raw, gray.raw, cb_rect(covering: region), scale, Int32(levels), &rects, &scores,
-                                        Int32(rects.count)), "dlib HOG detection")
+    /// one before), that is the smallest faces alone. `skippingLevels` above 0: all but that many
+    /// of the finest levels, the same level images a whole search scores, that is the larger
+    /// faces alone.
+    public func detect(in gray: Image, region: Rect?, scale: Double, levels: Int = 0,
+                       skippingLevels: Int = 0) throws(BridgeError) -> [Window] {
+        let n = try check(cb_hog_detect(raw, gray.raw, cb_rect(covering: region), scale, Int32(levels),
+                                        Int32(skippingLevels), &rects, &scores, Int32(rects.count)), "dlib HOG detection")
         return (0..<Int(n)).map { Window(box: rects[$0].rect, score: scores[$0]) }
     }
 

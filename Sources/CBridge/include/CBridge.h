@@ -286,9 +286,11 @@ void cb_hog_detector_free(cb_hog_detector *d);
 /** Detects frontal faces in an 8-bit gray image region (roi; width 0 = whole image), after
  *  scaling it by `scale`. Rects are returned in full-image pixels with their detector score.
  *  `levels` > 0 searches only that many of the detector's pyramid levels from the scaled image
- *  down (each 5/6 of the one before): the smallest faces alone; 0 searches them all. */
+ *  down (each 5/6 of the one before): the smallest faces alone; 0 searches them all. `skip` > 0
+ *  leaves out that many of the finest levels: the rest are the very images (dlib's pyramid_down<6>
+ *  of the scaled image) a whole search scores there, so what it finds there is found. */
 int32_t cb_hog_detect(cb_hog_detector *d, const cb_image *gray, cb_rect roi, double scale, int32_t levels,
-                      cb_rect *out, double *scores, int32_t max_out);
+                      int32_t skip, cb_rect *out, double *scores, int32_t max_out);
 
 /** Scores how much the upright-rolled square at (cx, cy) with side `side` (a detector-style box,
  *  rolled by `angle_rad`) looks like a face to dlib's HOG filters: the crop is de-rolled and scaled

@@ -38,7 +38,8 @@ extension FaceDetectionJob: CustomStringConvertible {
 public enum SearchSizes: Hashable, Sendable {
     /// From the smallest face asked for up.
     case all
-    /// From 1.44 times the smallest up: the frame shrunk by two pyramid steps, then every level.
+    /// From 1.44 times the smallest up: the whole search's pyramid without its two finest levels
+    /// (the same level images, so it finds there what the whole search finds).
     case larger
     /// Under `larger`'s: the two finest levels alone.
     case smaller
@@ -113,7 +114,8 @@ public struct DetectionRunner {
             switch sizes {
             case .all: found = try detector.detect(in: image.search, region: nil, scale: searchScale)
             case .larger:
-                found = try detector.detect(in: image.search, region: nil, scale: searchScale * SearchSizes.largerScale)
+                found = try detector.detectLarger(in: image.search, region: nil, scale: searchScale,
+                                                  skipping: SearchSizes.finestLevels)
             case .smaller:
                 found = try detector.detectSmallest(in: image.search, region: nil, scale: searchScale,
                                                     levels: SearchSizes.finestLevels)

@@ -19,6 +19,9 @@ public protocol FaceDetector: AnyObject {
     /// Searches only the `levels` finest pyramid levels (each 5/6 of the one before) from `scale`:
     /// the smallest faces alone.
     func detectSmallest(in gray: Image, region: Rect?, scale: Double, levels: Int) throws -> [FaceDetection]
+    /// Searches all but the `levels` finest pyramid levels from `scale`: the larger faces alone,
+    /// as a whole search at `scale` finds them.
+    func detectLarger(in gray: Image, region: Rect?, scale: Double, skipping levels: Int) throws -> [FaceDetection]
 }
 
 extension FaceDetector {
@@ -26,6 +29,10 @@ extension FaceDetector {
 
     public func detectSmallest(in gray: Image, region: Rect?, scale: Double, levels: Int) throws -> [FaceDetection] {
         try detect(in: gray, region: region, scale: scale)
+    }
+
+    public func detectLarger(in gray: Image, region: Rect?, scale: Double, skipping levels: Int) throws -> [FaceDetection] {
+        try detect(in: gray, region: region, scale: scale * pow(5.0 / 6, Double(levels)))
     }
 }
 
@@ -49,6 +56,11 @@ public final class HOGFaceDetector: FaceDetector {
 
     public func detectSmallest(in gray: Image, region: Rect?, scale: Double, levels: Int) throws -> [FaceDetection] {
         try scanner.detect(in: gray, region: region, scale: scale, levels: levels)
+            .map { FaceDetection(box: $0.box, score: $0.score) }
+    }
+
+    public func detectLarger(in gray: Image, region: Rect?, scale: Double, skipping levels: Int) throws -> [FaceDetection] {
+        try scanner.detect(in: gray, region: region, scale: scale, skippingLevels: levels)
             .map { FaceDetection(box: $0.box, score: $0.score) }
     }
 }

@@ -1005,8 +1005,11 @@ public final class FaceTracker {
         let box = FaceFrame(landmarks: fitted).detectorBox
         let clear = detection.score >= options.clearDetectionScore
         if !clear, known == nil, doubted.contains(where: { $0.box.iou(box) > 0.3 }) { return }
-        // A badge on coloured cloth that all the gray looks take for a face (`FaceWarmth`).
-        if !clear, known == nil, let colour, let warm = try warmth.warmth(of: fitted, in: colour.image, scale: colour.scale),
+        // A badge on coloured cloth that all the gray looks take for a face (`FaceWarmth`), however
+        // strongly found: in an H.264 recording the astronaut's name tag scored 1.03 on one
+        // search (seed 481's `look-alikes` as an MP4), a clear start that no second detector
+        // would have been asked about, and a false face for 51 frames.
+        if known == nil, let colour, let warm = try warmth.warmth(of: fitted, in: colour.image, scale: colour.scale),
            warmth.rulesOut(warm) {
             logger.debug("detection not started: its middle \(warm.middle) warm, the face around it \(warm.around)")
             return

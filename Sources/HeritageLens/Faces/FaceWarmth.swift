@@ -1,10 +1,11 @@
 import HeritageCore
 
-/// A colour look at a weakly detected face: the one cue the face detector, its filters and the
-/// second detector all lack, since all three see only gray.
+/// A colour look at a detected face before a track starts on it: the one cue the face detector,
+/// its filters and the second detector all lack, since all three see only gray.
 ///
 /// The look-alike that gets past all three is a name tag sewn on an orange suit (the astronaut
-/// photo of `eval-faces`' look-alikes sequence): found at 0.2-0.6, fitted to a face the filters
+/// photo of `eval-faces`' look-alikes sequence): found at 0.2-0.6 (at 1.03 on one frame of an
+/// H.264 recording, over the score that asks no second detector), fitted to a face the filters
 /// score as one, and agreed on by the Haar cascade. Its middle (the eyes-to-mouth quadrilateral
 /// the landmarks put on the tag) is blue and white, while the rest of the fitted face lies on the
 /// orange cloth around it. A real face is skin in both parts. Measured on the exported hard
