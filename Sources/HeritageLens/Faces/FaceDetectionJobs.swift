@@ -46,7 +46,7 @@ public enum SearchSizes: Hashable, Sendable {
 
     /// Pyramid steps between the smallest faces and `larger`'s.
     static let finestLevels = 2
-    /// How much smaller `larger` shrinks the frame than a whole search does: the smallest face it
+    /// How much smaller `larger`'s finest level is than a whole search's: the smallest face it
     /// finds is the smallest asked for divided by this (1.44 times it).
     static let largerScale = pow(5.0 / 6, Double(finestLevels))
 }
