@@ -86,6 +86,11 @@ public struct DetectionSchedule: Sendable {
         settlingUntil = frame + options.settlingFrames
     }
 
+    /// Whether `frame` is within the `settlingFrames` after a face came into view.
+    public func isSettling(at frame: Int) -> Bool {
+        settlingUntil.map { frame < $0 } ?? false
+    }
+
     /// Tracks (by id) whose re-detection is due at `frame`. A new id is due at once: a track
     /// started from a late detection or from a face half in the frame may sit off its face, and
     /// the detector's box shows where it should be.

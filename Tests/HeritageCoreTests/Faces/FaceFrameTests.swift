@@ -118,6 +118,7 @@ func syntheticFace(centre: Point2 = Point2(320, 240), eyeDistance d: Double = 60
         s.faceCameIntoView(at: 0)
         let due = (1..<80).filter { s.searchDue(at: $0, trackedFaces: 1, sceneChanged: { false }) }
         #expect(due == [3, 6, 9, 12, 15, 18, 21, 24, 27, 72])
+        #expect(s.isSettling(at: 29) && !s.isSettling(at: 30))
     }
 
     @Test func aCutOrALostFaceSearchesOnTheNextFrame() {

@@ -21,4 +21,17 @@ import Testing
         rest.searchLanded(submitted: 30, landed: 30)
         #expect(!rest.holdsBack(at: 30, tracking: true, requested: false))
     }
+
+    /// A search that landed within `settlingWithin` frames rests once its time while settling
+    /// (and five times otherwise); a slower one five times either way.
+    @Test(arguments: [(landed: 12, settlingFreeFrom: 14), (landed: 18, settlingFreeFrom: 58)])
+    func whileSettlingOnlyAQuickSearchRestsTheShorterShare(landed: Int, settlingFreeFrom: Int) {
+        var rest = RefreshRest(share: 5, settlingShare: 1, settlingWithin: 3)
+        rest.searchLanded(submitted: 10, landed: landed)
+        #expect(rest.holdsBack(at: settlingFreeFrom - 1, tracking: true, requested: false, settling: true))
+        #expect(!rest.holdsBack(at: settlingFreeFrom, tracking: true, requested: false, settling: true))
+        let freeFrom = landed + 5 * (landed - 10)
+        #expect(rest.holdsBack(at: freeFrom - 1, tracking: true, requested: false))
+        #expect(!rest.holdsBack(at: freeFrom, tracking: true, requested: false))
+    }
 }
