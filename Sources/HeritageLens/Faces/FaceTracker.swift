@@ -554,6 +554,11 @@ public final class FaceTracker {
             measuredLookMotion = .some(moved)
             return moved
         }
+        // Whether the face's look moved slowly on this frame: for the rules about covered faces,
+        // whose weak fits a face starting to leave fast also has on its first, blurred frame.
+        func lookStayedSlow() throws -> Bool {
+            (try lookMotion()?.length ?? 0) < slowMotion * f.eyeDistance
+        }
         var centre = f.detectorBoxCentre(offsetBy: t.boxOffset)
         let still = centre
         // Only for a slow face: a fast one's weak score more likely means the fit slipped.
@@ -672,7 +677,7 @@ public final class FaceTracker {
         let resized = FaceFrame(landmarks: fitted).eyeDistance / FaceFrame(landmarks: t.smoothed).eyeDistance
         let resizedOff = try slow && !cutNow && scores(score, farUnder: t.typicalScore ?? threshold, by: weakMargin)
             && (resized > 1 + sizeJump || resized < 1 / (1 + sizeJump)) && isSteady(t, eyeDistance: f.eyeDistance)
-            && (lookMotion()?.length ?? 0) < slowMotion * f.eyeDistance
+            && lookStayedSlow()
         if score < options.dropScore || (cutNow && score < options.cutScore) {
             logger.debug("track \(t.id): dropped, appearance \(score)\(cutNow ? " on a cut" : "")")
             t.misses = options.maximumMisses + 1
@@ -699,7 +704,7 @@ public final class FaceTracker {
             // what is left of it can score over 0 half an eye distance off.
             if slow, t.confirmed, let typical = t.typicalScore,
                scores(score, farUnder: typical, by: coveredMargin) || (t.coveredLastFrame && score < typical - coveredMargin),
-               try (lookMotion()?.length ?? 0) < slowMotion * f.eyeDistance {
+               try lookStayedSlow() {
                 logger.debug("track \(t.id): followed unseen, appearance \(score) far under its usual \(typical)")
                 t.visible = false
                 t.coveredLastFrame = true
