@@ -572,19 +572,42 @@ struct FaceTrackingTests {
     @Test(.needsHardSet)
     func aNameTagFoundStronglyInARecordingIsNoFace() throws {
         let sequence = try HardSequences.named("look-alikes", seed: 481)
-        let path = TestPaths.scratch() + "/look-alikes.mp4"
-        let sink = try VideoFileSink(path: path, size: sequence.scene.size, framesPerSecond: 30)
-        var copying = PipelineConfiguration()
-        copying.convertsToGray = false
-        _ = try copying.makePipeline(source: try SceneSource(name: "look-alikes", scene: sequence.scene,
-                                                             frameCount: sequence.frameCount, paced: false),
-                                     sinks: [sink]).run()
+        let path = try recorded(sequence, as: "look-alikes")
         let collector = AnchorCollector()
         _ = try PipelineConfiguration(faces: tracker())
             .makePipeline(source: try VideoFileSource(path: path), sinks: [collector]).run()
         #expect(collector.frames.count == sequence.frameCount)
         let score = FaceEvaluation.score(sequence, anchors: collector.frames)
         #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
+    }
+
+    /// The sequence written as an H.264 MP4, as `eval-faces --export` writes it; its path.
+    func recorded(_ sequence: FaceSequence, as name: String) throws -> String {
+        let path = TestPaths.scratch() + "/\(name).mp4"
+        let sink = try VideoFileSink(path: path, size: sequence.scene.size, framesPerSecond: 30)
+        var copying = PipelineConfiguration()
+        copying.convertsToGray = false
+        _ = try copying.makePipeline(source: try SceneSource(name: name, scene: sequence.scene,
+                                                             frameCount: sequence.frameCount, paced: false),
+                                     sinks: [sink]).run()
+        return path
+    }
+
+    /// Held-out seed 510's `noise-defocus` recorded as an MP4 and run through `process`: the noisy
+    /// face's first fits, refitted from a strong detection, gave it a usual score of 0.41; from its
+    /// fifth frame it fits at -0.4 to -0.5 and was followed unseen as a covered face while the
+    /// searches every third frame found it where it was, until the next verification six frames
+    /// later (recall 0.933, 10.7 % of its fits above 8 %). Found clearly by a search too, with no
+    /// other face beside it, it is whole: what it scores now is its usual.
+    @Test(.needsHardSet)
+    func aNoisyFaceASearchFindsIsNotTakenForACoveredOne() throws {
+        let sequence = try HardSequences.named("noise-defocus", seed: 510)
+        let path = try recorded(sequence, as: "noise-defocus")
+        let collector = AnchorCollector()
+        _ = try PipelineConfiguration(faces: tracker())
+            .makePipeline(source: try VideoFileSource(path: path), sinks: [collector]).run()
+        let score = FaceEvaluation.score(sequence, anchors: collector.frames)
+        expectNoFalseFace(in: score)
     }
 
     /// Seed 316's `cuts` opens on a face found at 0.49 whose fits the check scores -0.8 to -1.0,
