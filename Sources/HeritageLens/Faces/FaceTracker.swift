@@ -703,7 +703,7 @@ public final class FaceTracker {
             // Once covered, it is shown again when its fit scores near its usual score: a fit on
             // what is left of it can score over 0 half an eye distance off.
             if slow, t.confirmed, let typical = t.typicalScore,
-               scores(score, farUnder: typical, by: coveredMargin) || (t.coveredLastFrame && score < typical - coveredMargin),
+               scoresAsCovered(score, usual: typical, coveredLastFrame: t.coveredLastFrame),
                try lookStayedSlow() {
                 logger.debug("track \(t.id): followed unseen, appearance \(score) far under its usual \(typical)")
                 t.visible = false
@@ -1108,8 +1108,7 @@ public final class FaceTracker {
         let t = tracks[i]
         let box = t.frame.detectorBox
         guard let typical = t.typicalScore,
-              scores(t.lastScore, farUnder: typical, by: coveredMargin)
-                || (t.coveredLastFrame && t.lastScore < typical - coveredMargin),
+              scoresAsCovered(t.lastScore, usual: typical, coveredLastFrame: t.coveredLastFrame),
               d.score >= options.detectionThreshold, d.box.iou(box) > 0.5,
               !mayBeCovered(box, byAnotherThan: t.id) else { return }
         tracks[i].coveredLastFrame = false
@@ -1134,6 +1133,13 @@ public final class FaceTracker {
     /// clear face passes: a face with part of it covered scores like that, a dim one does not.
     private func scores(_ score: Double, farUnder usual: Double, by margin: Double) -> Bool {
         score < min(usual - margin, 0)
+    }
+
+    /// Whether a fit's score is what a partly covered face scores: far under its usual score
+    /// (`coveredMargin`, and under 0); once covered, anything still `coveredMargin` under it, since
+    /// a fit on what is left of a covered face can score over 0 half an eye distance off.
+    private func scoresAsCovered(_ score: Double, usual: Double, coveredLastFrame: Bool) -> Bool {
+        scores(score, farUnder: usual, by: coveredMargin) || (coveredLastFrame && score < usual - coveredMargin)
     }
 
     /// Whether the face's last move, over the time since the previous frame, is fast enough to
