@@ -19,6 +19,13 @@ public enum FaceDetectionJob: Hashable, Sendable {
         if case .verify = self { return false }
         return true
     }
+
+    /// A whole-frame search on the frame turned, whose detections near 0 start nothing
+    /// (`FaceTracker.Options.rolledDetectionThreshold`).
+    var searchesTurned: Bool {
+        if case .search(let roll, _) = self { return roll != 0 }
+        return false
+    }
 }
 
 extension FaceDetectionJob: CustomStringConvertible {

@@ -36,6 +36,16 @@ public final class FaceTracker {
         /// weak start waits for.
         public var weakDetectionThreshold = 0.0
         public var weakStartScore = -0.6
+        /// What a detection from a turned search (`rolledSearchAngle`) must score to start a track,
+        /// unless it is a face just lost or remembered there: each turned search is one more look
+        /// at a frame the upright search has seen, at the same threshold, so more of what scores
+        /// near 0 on it is background. On seeds 441-520 (MP4s through `process`, and 441-480 in
+        /// memory) the turned-search starts under 0.1 that no earlier face explained were one face
+        /// (half out at the frame's edge, started by the upright search three frames later), look-
+        /// alikes the cascade refused and four noisy backgrounds in `noise-defocus` it agreed with,
+        /// each shown 16-20 frames until dropped as a weak start unfound; upright starts under 0.1
+        /// were faces but for look-alikes (docs/faces.md, A turned search's detection near zero).
+        public var rolledDetectionThreshold = 0.1
         /// ...and at this score when its box reaches past the frame's edge: a face coming in is
         /// fitted from the part of it inside, and such a fit at -0.5 sat a third of an eye distance
         /// off the face for 20 frames (seed 11's gentle `enter-leave`: 22.7 % of its faces above
@@ -932,13 +942,14 @@ public final class FaceTracker {
                 }
                 if liesWithinAShownFace(detection.box) { continue }
                 guard tracks.count < options.maximumFaces, detection.score >= options.weakDetectionThreshold else { continue }
-                try start(from: detection, gray: gray, searched: result.searched, framesLate: framesLate, time: time)
+                try start(from: detection, turned: result.job.searchesTurned, gray: gray, searched: result.searched,
+                          framesLate: framesLate, time: time)
             }
         }
     }
 
-    private func start(from detection: FaceDetection, gray: Image, searched: Image?, framesLate: Int,
-                       time: Double) throws {
+    private func start(from detection: FaceDetection, turned: Bool, gray: Image, searched: Image?,
+                       framesLate: Int, time: Double) throws {
         logger.debug("detection \(detection.box) score \(detection.score)")
         let found = try detection.landmarks ?? predictor.fit(in: landmarkImage(gray), box: detection.box)
         // Fitted again in the box its own landmarks give: a detection's box can be a size off for
@@ -1023,6 +1034,11 @@ public final class FaceTracker {
             logger.debug("detection not started: its middle \(warm.middle) warm, the face around it \(warm.around)")
             return
         }
+        let lostHere = lost.firstIndex { $0.box.iou(box) > 0.2 || $0.box.centre.distance(to: box.centre) < $0.box.width * 0.5 }
+        if turned, detection.score < options.rolledDetectionThreshold, known == nil, lostHere == nil {
+            logger.debug("detection not started: found turned at \(detection.score), under \(options.rolledDetectionThreshold)")
+            return
+        }
         recoveries.removeAll { r in
             let c = box.centre
             return c.x >= r.region.x && c.y >= r.region.y && c.x < r.region.x + r.region.width && c.y < r.region.y + r.region.height
@@ -1031,7 +1047,7 @@ public final class FaceTracker {
         var confirmed = detection.score >= options.detectionThreshold && score >= options.confirmAtOnceScore
         var reclaimed = false
         var usual: Double?
-        if let j = lost.firstIndex(where: { $0.box.iou(box) > 0.2 || $0.box.centre.distance(to: box.centre) < $0.box.width * 0.5 }) {
+        if let j = lostHere {
             id = lost[j].id
             usual = lost[j].typicalScore
             lost.remove(at: j)

@@ -331,9 +331,10 @@ struct FaceTrackingTests {
     }
 
     /// `HardSequences.named(name, seed:)` run through the tracker, and its score.
-    func tracked(_ name: String, seed: UInt64) throws -> (score: FaceSequenceScore, frames: [FrameAnchors]) {
+    func tracked(_ name: String, seed: UInt64, options: FaceTracker.Options = FaceTracker.Options())
+        throws -> (score: FaceSequenceScore, frames: [FrameAnchors]) {
         let sequence = try HardSequences.named(name, seed: seed)
-        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount)
+        let frames = try anchors(of: sequence.scene, frames: sequence.frameCount, options: options)
         return (FaceEvaluation.score(sequence, anchors: frames), frames)
     }
 
@@ -622,12 +623,26 @@ struct FaceTrackingTests {
     /// Held-out seeds 449 and 466, `noise-defocus`: a blurred poster beside the face and a patch
     /// of gravel, each found once by the search at 0.06-0.08 and agreed with by the cascade, were
     /// faces for 87 and 51 frames, where no later detection found them. A weak start that three
-    /// verifications in a row have not found, and none ever did, is dropped.
+    /// verifications in a row have not found, and none ever did, is dropped. (Both were found by
+    /// turned searches, which no longer start a track at that score: here they still may.)
     @Test(.needsHardSet)
     func aWeakStartNoLaterDetectionFindsIsDropped() throws {
+        var options = FaceTracker.Options()
+        options.rolledDetectionThreshold = options.weakDetectionThreshold
+        for seed: UInt64 in [449, 466] {
+            let score = try tracked("noise-defocus", seed: seed, options: options).score
+            #expect(score.falsePositives <= 25, "seed \(seed): \(score.falsePositives) false faces")
+            #expect(score.recall >= 0.99, "seed \(seed): recall \(score.recall)")
+        }
+    }
+
+    /// The same two, as a turned search found them (at 0.077 and 0.060): no track starts, so no
+    /// frame shows them; the face beside them is tracked throughout.
+    @Test(.needsHardSet)
+    func aTurnedSearchsDetectionNearZeroStartsNothing() throws {
         for seed: UInt64 in [449, 466] {
             let score = try tracked("noise-defocus", seed: seed).score
-            #expect(score.falsePositives <= 25, "seed \(seed): \(score.falsePositives) false faces")
+            #expect(score.falsePositives == 0, "seed \(seed): \(score.falsePositives) false faces")
             #expect(score.recall >= 0.99, "seed \(seed): recall \(score.recall)")
         }
     }
