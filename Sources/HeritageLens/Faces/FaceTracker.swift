@@ -658,11 +658,12 @@ public final class FaceTracker {
         if slow, !cutNow, t.confirmed, let moved = try lookMotion() {
             let byLook = (t.lookPlace ?? f.eyeMidpoint) + moved
             t.lookPlace = byLook
-            if let b = best, FaceFrame(landmarks: b.points).eyeMidpoint.distance(to: byLook) > driftDistance * f.eyeDistance,
+            if let b = best, case let apart = FaceFrame(landmarks: b.points).eyeMidpoint.distance(to: byLook),
+               apart > driftDistance * f.eyeDistance,
                let again = try attempt(from: still + (byLook - f.eyeMidpoint), side: f.detectorBoxSide * t.boxScale,
                                        roll: f.roll, track: t, gray: gray) {
                 let taken = again.score > b.score + driftGain
-                logger.debug("track \(t.id): fit \(Int(FaceFrame(landmarks: b.points).eyeMidpoint.distance(to: byLook))) px from where its look went, appearance \(b.score); fitted from there \(again.score)\(taken ? ", taken" : "")")
+                logger.debug("track \(t.id): fit \(Int(apart)) px from where its look went, appearance \(b.score); fitted from there \(again.score)\(taken ? ", taken" : "")")
                 if taken { best = again }
             }
         } else {
@@ -1375,7 +1376,8 @@ public final class FaceTracker {
         // The face's motion is unchanged: only where the track thinks it is moved.
         t.previousCentre = t.previousCentre.map { $0 + (new.eyeMidpoint - t.frame.eyeMidpoint) }
         // Where its look went is followed again from here: the place kept from the wrong fit
-        // would call the next fits back to it (held-out seed 220's `gamma-2.2`, 8 false frames).
+        // would call the next fits back to it (held-out seed 220's `gamma-2.2`, the frame after
+        // such a refit).
         t.lookPlace = nil
         t.landmarks = fitted
         t.smoothed = fitted
