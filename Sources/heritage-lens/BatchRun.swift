@@ -62,6 +62,7 @@ struct BatchRun {
     func execute() throws {
         try checkPlan()
         BatchOutputs.removeLeftovers(in: folder, names: Set(inputs.map(\.name)))
+        let earlier = BatchRecord.lines(ofSummary: summaryPath)
         let summary = try SummaryWriter(path: summaryPath)
         let progress = BatchProgress(total: inputs.count)
         let queue = Mutex(inputs[...])
@@ -73,7 +74,7 @@ struct BatchRun {
         let summaryFailure = Mutex<String?>(nil)
         let worker: @Sendable () -> Void = { [self] in
             while !stop.isRequested, let input = queue.withLock({ $0.popFirst() }) {
-                let record = process(input, models: models, progress: progress, stop: stop)
+                let record = process(input, earlier: earlier[input.path], models: models, progress: progress, stop: stop)
                 records.withLock { $0.append(record) }
                 progress.finished(record)
                 do { try summary.append(record) } catch {
@@ -105,7 +106,7 @@ struct BatchRun {
             throw ExitCode(1)
         }
         if stop.isRequested {
-            logger.notice("stopped by \(ExitCodeInterrupted.signalName): \(left) input\(left == 1 ? "" : "s") left unfinished; run the same command again to resume")
+            logger.notice("stopped by \(ExitCodeInterrupted.signalName): finished inputs kept, \(left) input\(left == 1 ? "" : "s") left unfinished (nothing of \(left == 1 ? "it" : "them") kept); run the same command again to resume")
             throw ExitCodeInterrupted().exitCode
         }
         if !failed.isEmpty {
@@ -121,13 +122,20 @@ struct BatchRun {
         text.hasPrefix(path) ? text : "\(path): \(text)"
     }
 
-    private func process(_ input: BatchInput, models: SharedModels, progress: BatchProgress, stop: StopRequest) -> BatchRecord {
+    /// `earlier`: its line in the summary the batch's last run wrote, whose figures a skipped
+    /// input keeps.
+    private func process(_ input: BatchInput, earlier: BatchRecord?, models: SharedModels, progress: BatchProgress,
+                         stop: StopRequest) -> BatchRecord {
         let outputs = BatchOutputs(folder: folder, name: input.name, kinds: kinds, settings: settings)
         if !force {
             switch outputs.state {
             case .complete:
                 logger.info("\(input.path): outputs complete, skipped (--force redoes it)")
-                return BatchRecord(input: input.path, status: .skipped)
+                // The figures of the run that made its outputs, when its summary line is there.
+                var record = earlier.flatMap { $0.status == .done || $0.status == .skipped ? $0 : nil }
+                    ?? BatchRecord(input: input.path, status: .skipped)
+                record.status = .skipped
+                return record
             case .otherSettings(let made):
                 let was = made.components(separatedBy: ", ")
                 let changed = settings.components(separatedBy: ", ").filter { !was.contains($0) }
@@ -158,6 +166,7 @@ struct BatchRun {
             assembly.framesAreSeen = kinds.contains(where: \.isVideo)
             assembly.models = models
             assembly.showsProgress = false
+            assembly.isBatchInput = true
             assembly.cores = cores
             assembly.extraSinks = [tally]
             assembly.stopRequest = stop

@@ -105,6 +105,9 @@ struct Calibrate: ParsableCommand {
             }
             index += 1
         }
+        if used.count < ChessboardCalibrator.minimumViews {
+            throw CommandFailure("--images \(folder): the board was found in \(used.count) of \(index) images, \(ChessboardCalibrator.minimumViews) needed; check --board (its inner corners) and that each photo shows the whole board")
+        }
         print("board found in \(used.count) of \(index) images; image coverage \(Int(calibrator.coverage.covered * 100)) %")
         try finish(calibrator, cameraName: name ?? "camera")
     }

@@ -64,7 +64,7 @@ struct EvalCards: ParsableCommand {
             let e = Percentiles(s.cornerErrors), t = Percentiles(s.cardStageMilliseconds)
             let within = s.cornerErrors.isEmpty ? nil : Double(s.cornerErrors.filter { $0 <= 5 }.count) / Double(s.cornerErrors.count) * 100
             let acquire = s.framesToFirstAnchor.max().map { "\(Int((Double($0) * 1000 / 30).rounded())) ms" } ?? "-"
-            lines.append(row([s.name, "\(s.frames)", f(s.recall, 3), "\(s.falseAnchors)", f(e.median), f(within, 1) + "%",
+            lines.append(row([s.name, "\(s.frames)", f(s.recall, 3), "\(s.falseAnchors)", f(e.median), within.map { f($0, 1) + "%" } ?? "-",
                               acquire, f(t.median) + "/" + f(t.value(at: 99))]))
         }
         let counted = scores.map(\.countedCardFrames).reduce(0, +)

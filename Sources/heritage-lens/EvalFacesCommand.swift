@@ -95,7 +95,7 @@ struct EvalFaces: ParsableCommand {
             let secondOpinion = try FaceSecondOpinion()
             var scores: [FaceSequenceScore] = []
             let chosen = try self.sequences.selected(built, name: \.name)
-            FileHandle.standardError.write(Data("evaluating \(chosen.count) sequences from \(annotated.count) annotated faces\n".utf8))
+            FileHandle.standardError.write(Data("evaluating \(chosen.count) sequence\(chosen.count == 1 ? "" : "s") from \(annotated.count) annotated faces\n".utf8))
             for sequence in chosen {
                 if let export {
                     try SequenceRunner(paced: false, videos: nil).export(sequence.name, scene: sequence.scene,

@@ -198,12 +198,15 @@ enum KernelCatalog {
 final class KernelFixture {
     enum Failure: Error, CustomStringConvertible {
         case tooShort(String, Int)
+        case endsBefore(String, frames: Int, atFrame: Int)
         case notTracked(String)
 
         var description: String {
             switch self {
             case .tooShort(let path, let n):
                 return "\(path): no face and card tracked by frame \(n); give a video with both in view (or --at-frame)"
+            case .endsBefore(let path, let frames, let at):
+                return "\(path): --at-frame \(at) is past the video's \(frames) frames; give a frame under \(frames)"
             case .notTracked(let what): return "kernels: the \(what) in the fixture frames was not tracked"
             }
         }
@@ -229,7 +232,9 @@ final class KernelFixture {
         var kept: [Image] = []
         var anchors: FrameAnchors?
         let gray = Image()
+        var read = 0
         while let frame = try source.nextFrame() {
+            read += 1
             kept = Array((kept + [try frame.image.copy()]).suffix(2))
             var work = FrameWork(frame: frame, gray: gray, anchors: FrameAnchors(frame: frame.index, time: frame.time, size: frame.size), tier: .low)
             for stage in stages { try stage.process(&work) }
@@ -240,6 +245,7 @@ final class KernelFixture {
             if frame.index > target + 300 { break }
         }
         stages.forEach { $0.finish() }
+        if anchors == nil, read <= target { throw Failure.endsBefore(video, frames: read, atFrame: target) }
         guard let anchors, kept.count == 2 else { throw Failure.tooShort(video, target + 300) }
         // frames[1] is the frame the anchors belong to; frames[0] the one before.
         frames = kept.reversed()

@@ -35,6 +35,8 @@ struct PipelineAssembly {
     var models: SharedModels? = nil
     /// The frame-by-frame progress line (a batch draws its own).
     var showsProgress = true
+    /// One input of a batch: its outputs are published by the batch, or dropped when stopped.
+    var isBatchInput = false
     /// More sinks (a batch's tally of what was anchored).
     var extraSinks: [FrameSink] = []
     /// Cores for one input (`process --cores`): above 1, detection runs beside the tracking and
@@ -274,7 +276,7 @@ struct PipelineAssembly {
         }
         if summary.framesDropped > 0 { report += ", \(summary.framesDropped) dropped to keep up" }
         // A batch's video is still under its temporary name here; the batch names the outputs.
-        if let video, showsProgress { report += "; video: \(video.path) (\(video.codec), \(video.framesWritten) frames)" }
+        if let video, showsProgress { report += "; video: \(video.path) (\(video.codec), \(video.framesWritten) frame\(video.framesWritten == 1 ? "" : "s"))" }
         for path in snapshots?.written ?? [] { report += "; snapshot: \(path)" }
         if let images = self.source as? ImageSource, !images.skippedImages.isEmpty {
             report += "; \(images.skippedImages.count) image\(images.skippedImages.count == 1 ? "" : "s") skipped"
@@ -294,7 +296,8 @@ struct PipelineAssembly {
             }
         }
         if summary.interrupted {
-            logger.notice("stopped by \(ExitCodeInterrupted.signalName); outputs finalized")
+            // A batch's input is not finalized but dropped, and the batch says so.
+            if !isBatchInput { logger.notice("stopped by \(ExitCodeInterrupted.signalName); outputs finalized") }
             throw ExitCodeInterrupted()
         }
         return summary

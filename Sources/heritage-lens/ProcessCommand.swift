@@ -105,6 +105,11 @@ struct Process: ParsableCommand {
                 images.onSkip = { [logger, weak images] _, reason in
                     if (images?.skippedImages.count ?? 0) <= 5 { logger.notice("skipped \(reason)") } else { logger.info("skipped \(reason)") }
                 }
+                let first = source.size
+                images.onScale = { [logger, weak images] path, size in
+                    let text = "\(path): \(size.width)x\(size.height), scaled to the first image's \(first.width)x\(first.height) (its anchors are in that size)"
+                    if (images?.scaledImages ?? 0) <= 5 { logger.notice("\(text)") } else { logger.info("\(text)") }
+                }
             }
             if preview && !PreviewWindow.displayAvailable {
                 throw CommandFailure("--preview: no display (DISPLAY is unset); drop --preview or run under X11/Wayland")
@@ -164,7 +169,9 @@ struct Process: ParsableCommand {
         let ext = (input as NSString).pathExtension.lowercased()
         var plan = OutputPlan()
         if exists && isDirectory.boolValue { plan.inputFolder("INPUT", input) } else { plan.input("INPUT", input) }
-        if exists && (isDirectory.boolValue || ImageSource.imageExtensions.contains(ext)) {
+        // A GIF named on its own is read as a video, so that an animated one plays; in a folder of
+        // images it is one image.
+        if exists && (isDirectory.boolValue || (ImageSource.imageExtensions.contains(ext) && ext != "gif")) {
             do {
                 return (try ImageSource(path: input, framesPerSecond: imageRate, repeats: repeatCount, realtime: realtime,
                                         maximumSide: maxFrameSide), plan)

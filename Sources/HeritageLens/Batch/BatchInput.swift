@@ -44,7 +44,7 @@ public enum BatchInputError: Error, Equatable, CustomStringConvertible {
 /// every shard of a split agrees on the order whatever order the arguments came in.
 public enum BatchInputs {
     public static let videoExtensions: Set<String> = ["mp4", "mkv", "mov", "avi", "webm", "m4v", "mpg", "mpeg", "ts", "wmv", "flv"]
-    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pgm", "ppm"]
+    public static let imageExtensions = ImageSource.imageExtensions
 
     /// Whether `path` is a folder holding video files (a batch), rather than a folder of images
     /// (one image sequence).

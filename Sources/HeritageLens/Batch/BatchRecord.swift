@@ -31,6 +31,19 @@ public struct BatchRecord: Codable, Hashable, Sendable {
         self.status = status
     }
 
+    /// The lines of a summary an earlier run of the batch wrote, by input: a resumed batch keeps
+    /// the figures of the inputs it skips. Lines that do not read (a run killed mid-line) are left out.
+    public static func lines(ofSummary path: String) -> [String: BatchRecord] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        var records: [String: BatchRecord] = [:]
+        for line in text.split(separator: "\n") {
+            if let record = try? decoder.decode(BatchRecord.self, from: Data(line.utf8)) { records[record.input] = record }
+        }
+        return records
+    }
+
     public func jsonLine() -> String {
         var o: [String] = []
         let encoder = JSONEncoder()

@@ -26,6 +26,7 @@ public protocol FrameSink: AnyObject {
 /// Why a sink could not write, phrased for the person who named the output.
 public enum SinkError: Error, CustomStringConvertible, Equatable {
     case outputFolderMissing(String)
+    case outputFolderIsAFile(String)
     case outputNotWritable(String)
     case outputIsFolder(String)
     case unsupportedVideoExtension(String)
@@ -41,7 +42,9 @@ public enum SinkError: Error, CustomStringConvertible, Equatable {
         case .outputFolderMissing(let p):
             return "\(p): the folder does not exist; create it first"
         case .outputNotWritable(let p):
-            return "\(p): cannot write here (read-only or permission denied); choose another path"
+            return "\(p): cannot write here (read-only, permission denied, or a folder that takes no files); choose another path"
+        case .outputFolderIsAFile(let p):
+            return "\(p): is a file, not a folder; name a folder to write into"
         case .outputIsFolder(let p):
             return "\(p): is a folder; name a file inside it"
         case .unsupportedVideoExtension(let p):

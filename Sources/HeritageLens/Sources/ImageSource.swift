@@ -6,7 +6,8 @@ import HeritageCore
 /// Images of other sizes than the first are scaled to the first's size, since every sink wants
 /// one frame size; images of any depth or channel count are brought to 8-bit BGR.
 public final class ImageSource: FrameSource {
-    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pgm", "ppm"]
+    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "pgm", "ppm", "pbm",
+                                                      "pnm", "gif"]
 
     public let name: String
     public let size: Size
@@ -17,6 +18,11 @@ public final class ImageSource: FrameSource {
     public private(set) var skippedImages: [(path: String, reason: String)] = []
     /// Called as each image is skipped (the CLI logs it).
     public var onSkip: ((String, String) -> Void)?
+    /// Called as an image of another size than the first is scaled to it (path, its own size):
+    /// its anchors are in the first image's pixels.
+    public var onScale: ((String, Size) -> Void)?
+    /// Images scaled to the first one's size so far.
+    public private(set) var scaledImages = 0
     /// The image files, in the order they are shown.
     public let files: [String]
 
@@ -109,6 +115,8 @@ public final class ImageSource: FrameSource {
                     continue
                 }
                 if scratch.size != size {
+                    scaledImages += 1
+                    onScale?(path, scratch.size)
                     try scratch.resize(into: buffer, width: size.width, height: size.height, interpolation: .area)
                 } else {
                     try scratch.copy(to: buffer)

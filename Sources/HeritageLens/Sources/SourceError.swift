@@ -50,7 +50,8 @@ public enum SourceError: Error, CustomStringConvertible, Equatable {
             if reason.contains(kinds) { return "\(p): not an image this tool can read: \(reason)" }
             return "\(p): not an image this tool can read (\(reason)); check that it is a whole \(kinds) file"
         case .noImages(let folder):
-            return "\(folder): no images (.png, .jpg, .jpeg, .bmp, .tif, .tiff, .webp, .pgm, .ppm) in this folder"
+            let kinds = ImageSource.imageExtensions.sorted().map { "." + $0 }.joined(separator: ", ")
+            return "\(folder): no images (\(kinds)) in this folder"
         case .cameraNotFound(let d):
             return "\(d): no such camera; list cameras with 'heritage-lens cameras'"
         case .cameraBusy(let d):

@@ -80,6 +80,11 @@ struct MessageTests {
         try expectOneLine(["process", "in.mp4", "--image-rate", "0"], in: dir, "--image-rate must be more than 0")
         try expectOneLine(["run", "--fps", "0"], in: dir, "--fps must be more than 0")
         try expectOneLine(["process", "in.mp4", "-o", ".mp4"], in: dir, "name the file, e.g. out.mp4")
+        try expectOneLine(["kernels", "in.mp4", "--at-frame", "5000", "--kernel", "convert"], in: dir,
+                          "--at-frame 5000 is past the video's")
+        try FileManager.default.createDirectory(atPath: "\(dir)/boards", withIntermediateDirectories: true)
+        try Image(width: 64, height: 48).write(to: "\(dir)/boards/blank.png")
+        try expectOneLine(["calibrate", "--images", "boards", "-o", "cal.yml"], in: dir, "--images boards: the board was found in 0 of 1 images")
         let camera = try CLI.run(["cameras", "/dev/video77"], in: dir)
         #expect(camera.status == 1 && camera.stdout.isEmpty)
         #expect(camera.stderr.components(separatedBy: "/dev/video77").count == 2, "path once: \(camera.stderr)")

@@ -66,5 +66,33 @@ struct OutputSafetyTests {
         }
         let folder = try CLI.run(["process", "in.mp4", "--anchors", "images"], in: dir)
         #expect(folder.stderr.contains("images: is a folder; name a file inside it"), "\(folder.stderr)")
+        let file = try CLI.run(["process", "in.mp4", "--output-dir", "in.mp4"], in: dir)
+        #expect(file.status != 0 && file.stderr.contains("in.mp4: is a file, not a folder"), "\(file.stderr)")
+    }
+
+    /// /proc passes the permission bits for root but takes no new file: a run whose second output
+    /// was there opened its first, emptying an earlier run's file of that name, before it failed.
+    /// Every output is now tried where it goes before any is opened.
+    @Test func aFolderThatTakesNoFilesIsRefusedBeforeAnEarlierRunsOutputsAreTouched() throws {
+        let dir = TestPaths.scratch()
+        _ = try CLI.sample(in: dir)
+        let earlier = Data(#"{"earlier":"run"}\n"#.utf8)
+        try earlier.write(to: URL(fileURLWithPath: "\(dir)/prev.jsonl"))
+        try earlier.write(to: URL(fileURLWithPath: "\(dir)/prev.mp4"))
+        let cases: [[String]] = [
+            ["--anchors", "prev.jsonl", "--metrics", "/proc/m.jsonl"],
+            ["-o", "prev.mp4", "--anchors", "/proc/a.jsonl"],
+            ["--anchors", "prev.jsonl", "--report", "/proc/r.json"],
+            ["--anchors", "prev.jsonl", "-o", "/proc/x.mp4"],
+            ["--anchors", "prev.jsonl", "--snapshots", "/proc", "--snapshot-at", "3"],
+        ]
+        for args in cases {
+            let r = try CLI.run(["process", "in.mp4"] + args, in: dir)
+            #expect(r.status == 1 && r.stderrLines.count == 1 && r.stderr.contains("/proc"), "\(args): \(r.stderr)")
+            #expect(r.seconds < 10, "\(args) took \(r.seconds) s")
+            #expect(bytes("\(dir)/prev.jsonl") == earlier && bytes("\(dir)/prev.mp4") == earlier, "\(args) changed an earlier output")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("probe") }
+        #expect(left.isEmpty, "\(left)")
     }
 }

@@ -41,6 +41,31 @@ import Testing
         #expect(source.skippedImages.map(\.path) == ["\(dir)/e.png"])
     }
 
+    /// The formats a still image may be in are the formats a folder's images may be in: a GIF
+    /// and a `.pnm` in a folder were passed over without a word.
+    @Test func gifAndPnmImagesInAFolderAreFramesToo() throws {
+        let dir = TestPaths.scratch()
+        let first = try Image(width: 8, height: 8)
+        try first.fill(blue: 0, green: 0, red: 0)
+        try first.write(to: "\(dir)/a.png")
+        var pnm = Data("P6\n8 8\n255\n".utf8)
+        for _ in 0..<64 { pnm.append(contentsOf: [0, 250, 0]) }
+        try pnm.write(to: URL(fileURLWithPath: "\(dir)/b.pnm"))
+        // A 1x1 white GIF89a: header, screen, a two-colour table, image, one LZW code block.
+        let gif: [UInt8] = [0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0,
+                            0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0, 0x3b]
+        try Data(gif).write(to: URL(fileURLWithPath: "\(dir)/c.gif"))
+        let source = try ImageSource(path: dir)
+        var greens: [Double] = []
+        while let frame = try source.nextFrame() {
+            greens.append(try frame.image.mean(channel: 1, in: Rect(x: 0, y: 0, width: 8, height: 8)))
+        }
+        #expect(source.skippedImages.isEmpty, "\(source.skippedImages)")
+        #expect(greens.count == 3)
+        #expect(greens.count == 3 && abs(greens[1] - 250) < 1 && abs(greens[2] - 255) < 1, "\(greens)")
+        #expect(source.scaledImages == 1)
+    }
+
     @Test func aFolderWithoutImagesIsAnError() throws {
         let dir = TestPaths.scratch()
         #expect(throws: SourceError.noImages(inFolder: dir)) { try ImageSource(path: dir) }
