@@ -209,6 +209,11 @@ public final class FaceTracker {
         /// Where its eyes are by its look's motion frame to frame, pulled toward each fit taken:
         /// a fit that slides off a noisy face a little each frame moves away from it.
         var lookPlace: Point2?
+        /// This frame's best fit's appearance score (-10 when none was plausible).
+        var frameScore = -10.0
+        /// Whether a slide refit of this track was undone (`slideTrials`): a detection's fit
+        /// beside it no longer counts as where it slid to.
+        var slideRefitUndone = false
 
         var frame: FaceFrame { FaceFrame(landmarks: landmarks) }
     }
@@ -333,6 +338,13 @@ public final class FaceTracker {
     /// him, was refitted on his second frame from his first verification's box half an eye
     /// distance beside him, scoring about as well, and his fits stayed there.)
     let slideFrames = 4
+    /// Tracks as they were before a detection's fit beside them replaced theirs as slid, by id:
+    /// followed on the next frame beside the refitted track, which they replace when they score
+    /// `refitGain` better. Both fits scored about alike on the frame the detection saw; a frame
+    /// on, a fit beside the face scores far under one on it. (Held-out seed 220's `gamma-2.2`:
+    /// a turned man's track fitted 0.02 eye distances off, refitted from a verification's box
+    /// 0.58 beside him scoring -0.06 against his -0.24; the next frame from there scored -0.77.)
+    private var slideTrials: [Int: Track] = [:]
     /// Correlation a face's look needs where it is looked for now to count as found there.
     static let minimumPatchCorrelation = 0.5
     private var logger: Logger
@@ -479,8 +491,18 @@ public final class FaceTracker {
         logger[metadataKey: "frame"] = "\(frameIndex)"
         // 1. Follow every visible track with one landmark fit placed from its last landmarks.
         for i in tracks.indices {
+            let beforeSlide = slideTrials.removeValue(forKey: tracks[i].id)
             try follow(&tracks[i], gray: gray, time: time)
+            if var before = beforeSlide {
+                try follow(&before, gray: gray, time: time)
+                if before.visible, before.frameScore > tracks[i].frameScore + refitGain {
+                    logger.debug("track \(before.id): slide refit undone, fitted where it was before at \(before.frameScore) against \(tracks[i].frameScore)")
+                    before.slideRefitUndone = true
+                    tracks[i] = before
+                }
+            }
         }
+        slideTrials.removeAll()
         // 2. Detection results: confirm tracks, start new ones, drop tracks nobody can see.
         detectionMilliseconds = 0
         for finished in worker.collect() {
@@ -684,6 +706,7 @@ public final class FaceTracker {
             logger.trace("track \(t.id): fitted from a detection around its blurred face, appearance \(fromDetection.score)")
             best = fromDetection
         }
+        t.frameScore = best?.score ?? -10
         logger.trace("track \(t.id): fit at \(best.map { FaceFrame(landmarks: $0.points).eyeMidpoint } ?? f.eyeMidpoint), eyes \(best.map { FaceFrame(landmarks: $0.points).eyeDistance } ?? 0) apart, score \(best?.score ?? -10)")
         guard let (fitted, score) = best else {
             // On a cut, no face-like fit where the face was means it is gone with its scene: kept
@@ -1374,12 +1397,16 @@ public final class FaceTracker {
         let new = FaceFrame(landmarks: fitted)
         let apart = new.eyeMidpoint.distance(to: t.frame.eyeMidpoint) / max(1, t.frame.eyeDistance)
         let farAndAsGood = mayHaveSlid && apart >= slidFitDistance && score >= t.lastScore - refitGain
-        let slid = farAndAsGood && t.hits >= slideFrames
+        let slid = farAndAsGood && t.hits >= slideFrames && !t.slideRefitUndone
         if farAndAsGood, !slid, score <= t.lastScore + refitGain {
-            logger.debug("track \(t.id): not refitted from a detection \(apart) eye distances away, its fit too new to have slid (appearance \(t.lastScore) -> \(score))")
+            let why = t.slideRefitUndone ? "a slide refit of it was undone" : "its fit too new to have slid"
+            logger.debug("track \(t.id): not refitted from a detection \(apart) eye distances away, \(why) (appearance \(t.lastScore) -> \(score))")
         }
         guard score > t.lastScore + refitGain || slid else { return }
         logger.debug("track \(t.id): refitted from a detection, appearance \(t.lastScore) -> \(score), \(apart) eye distances away")
+        // Taken as slid, not as clearly better: the track as it was is followed on the next
+        // frame too, and kept if it then scores clearly better.
+        if score <= t.lastScore + refitGain { slideTrials[t.id] = t } else { slideTrials[t.id] = nil }
         // The smoothing starts again from the new fit: it would otherwise ease the anchors across
         // the jump from the wrong fit over several frames.
         // The face's motion is unchanged: only where the track thinks it is moved.
