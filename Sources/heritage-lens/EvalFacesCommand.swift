@@ -22,7 +22,8 @@ struct EvalFaces: ParsableCommand {
     var faces: String = "../shared/data/faces"
 
     @Option(help: ArgumentHelp("A non-face picture for the no-face sequence.", valueName: "file"))
-    var distractor: String = "Samples/debian/chelsea.png"
+    var distractor: String = Self.defaultDistractor
+    static let defaultDistractor = "Samples/debian/chelsea.png"
 
     @Option(help: ArgumentHelp("Which sequences: gentle (the eleven first ones), hard (cuts, speed, leaving at speed, noise with defocus, backlight, gamma, small faces, over photographs; look-alikes with no face) or all.", valueName: "set"))
     var set: SequenceSet = .all
@@ -31,11 +32,13 @@ struct EvalFaces: ParsableCommand {
     var seed: UInt64 = 11
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Photos with no face for the hard sequences' backgrounds.", valueName: "file"))
-    var backgrounds: [String] = ["coffee.png", "rocket.jpg", "hubble_deep_field.jpg", "brick.png", "grass.png", "gravel.png",
-                                "chelsea.png"].map { "Samples/debian/" + $0 }
+    var backgrounds: [String] = Self.defaultBackgrounds
+    static let defaultBackgrounds = ["coffee.png", "rocket.jpg", "hubble_deep_field.jpg", "brick.png", "grass.png", "gravel.png",
+                                     "chelsea.png"].map { "Samples/debian/" + $0 }
 
     @Option(help: ArgumentHelp("A photo whose lower part (below 40 % of its height) holds no face but things dlib's detector half takes for one, for the hard set's look-alikes sequence.", valueName: "file"))
-    var lookAlikes: String = "Samples/debian/astronaut.png"
+    var lookAlikes: String = Self.defaultLookAlikes
+    static let defaultLookAlikes = "Samples/debian/astronaut.png"
 
     enum SequenceSet: String, ExpressibleByArgument, CaseIterable {
         case gentle, hard, all
@@ -63,6 +66,12 @@ struct EvalFaces: ParsableCommand {
         }
     }
 
+    /// `path` itself, or, when it is the default and not there from the working folder, the
+    /// default inside the project's root.
+    static func located(_ path: String, default value: String) -> String {
+        path == value && !FileManager.default.fileExists(atPath: path) ? ProjectAssets.path(path) : path
+    }
+
     func run() throws {
         _ = runtime.configureProcess()
         do {
@@ -70,6 +79,13 @@ struct EvalFaces: ParsableCommand {
             plan.output("--json", json)
             plan.outputFolder("--export", export)
             try plan.check()
+            // The defaults are the repository's files, found from its root wherever this runs, as
+            // `process` finds the sample; a path given is taken as given.
+            let faces = Self.located(self.faces, default: "../shared/data/faces")
+            let distractor = Self.located(self.distractor, default: Self.defaultDistractor)
+            let backgrounds = self.backgrounds == Self.defaultBackgrounds
+                ? self.backgrounds.map { Self.located($0, default: $0) } : self.backgrounds
+            let lookAlikes = Self.located(self.lookAlikes, default: Self.defaultLookAlikes)
             let xmls = ((try? FileManager.default.contentsOfDirectory(atPath: faces)) ?? [])
                 .filter { $0.hasSuffix(".xml") }.sorted().map { (faces as NSString).appendingPathComponent($0) }
             guard !xmls.isEmpty else {

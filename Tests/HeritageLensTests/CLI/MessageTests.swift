@@ -108,6 +108,17 @@ struct MessageTests {
         #expect(String(decoding: check.stdout, as: UTF8.self).contains("blank          ....."), "\(check.stdout)")
     }
 
+    /// eval-faces' defaults (the shared faces, the Debian photos) are the repository's files, found
+    /// from wherever it runs, as `process` finds the sample: from another folder it said "no
+    /// landmark XML files".
+    @Test(.enabled(if: TestPaths.sharedFaces != nil && TestPaths.debianAsset("chelsea.png") != nil,
+                   "needs ../shared/data/faces and Samples/debian"))
+    func evalFacesFindsItsDefaultFilesFromAnyFolder() throws {
+        let r = try CLI.run(["eval-faces", "--only", "motion"], in: TestPaths.scratch())
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(String(decoding: r.stdout, as: UTF8.self).contains("motion"), "\(r.stdout)")
+    }
+
     /// Found by a new user's pass over the commands: each said too little, too much or the wrong
     /// thing, or took a value it then ignored.
     @Test func valuesAndFailuresAreStatedOnceAndRight() throws {
