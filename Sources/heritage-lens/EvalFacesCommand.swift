@@ -18,8 +18,9 @@ struct EvalFaces: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Folder with dlib landmark XML files and their photos.", valueName: "dir"))
-    var faces: String = "../shared/data/faces"
+    @Option(help: ArgumentHelp("Folder with dlib landmark XML files and their photos (the default, and the photo options' defaults, are found in the repository from any working folder).", valueName: "dir"))
+    var faces: String = Self.defaultFaces
+    static let defaultFaces = "../shared/data/faces"
 
     @Option(help: ArgumentHelp("A non-face picture for the no-face sequence.", valueName: "file"))
     var distractor: String = Self.defaultDistractor
@@ -66,12 +67,6 @@ struct EvalFaces: ParsableCommand {
         }
     }
 
-    /// `path` itself, or, when it is the default and not there from the working folder, the
-    /// default inside the project's root.
-    static func located(_ path: String, default value: String) -> String {
-        path == value && !FileManager.default.fileExists(atPath: path) ? ProjectAssets.path(path) : path
-    }
-
     func run() throws {
         _ = runtime.configureProcess()
         do {
@@ -81,11 +76,11 @@ struct EvalFaces: ParsableCommand {
             try plan.check()
             // The defaults are the repository's files, found from its root wherever this runs, as
             // `process` finds the sample; a path given is taken as given.
-            let faces = Self.located(self.faces, default: "../shared/data/faces")
-            let distractor = Self.located(self.distractor, default: Self.defaultDistractor)
+            let faces = ProjectAssets.located(self.faces, default: Self.defaultFaces)
+            let distractor = ProjectAssets.located(self.distractor, default: Self.defaultDistractor)
             let backgrounds = self.backgrounds == Self.defaultBackgrounds
-                ? self.backgrounds.map { Self.located($0, default: $0) } : self.backgrounds
-            let lookAlikes = Self.located(self.lookAlikes, default: Self.defaultLookAlikes)
+                ? self.backgrounds.map { ProjectAssets.located($0, default: $0) } : self.backgrounds
+            let lookAlikes = ProjectAssets.located(self.lookAlikes, default: Self.defaultLookAlikes)
             let xmls = ((try? FileManager.default.contentsOfDirectory(atPath: faces)) ?? [])
                 .filter { $0.hasSuffix(".xml") }.sorted().map { (faces as NSString).appendingPathComponent($0) }
             guard !xmls.isEmpty else {

@@ -14,7 +14,7 @@ struct Process: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A video file (anything FFmpeg reads; default: the project's sample), an image, or a folder of images; several videos, a folder of videos or @LIST (a file of paths, one a line) process as a batch into --output-dir.", valueName: "input"))
+    @Argument(help: ArgumentHelp("A video file (anything FFmpeg reads; default: the project's sample), an image, or a folder of images (in name order, each scaled to the first one's size); several videos, a folder of videos or @LIST (a file of paths, one a line) process as a batch into --output-dir.", valueName: "input"))
     var inputs: [String] = []
 
     /// The single input (the project's sample when none is given).
@@ -159,8 +159,7 @@ struct Process: ParsableCommand {
     /// The source, and its files as inputs that no output may overwrite.
     private func openSource() throws -> (FrameSource, OutputPlan) {
         // The default input is the project's sample wherever heritage-lens runs from.
-        let input = self.input == "Samples/sample.mp4" && !FileManager.default.fileExists(atPath: self.input)
-            ? ProjectAssets.path(self.input) : self.input
+        let input = ProjectAssets.located(self.input, default: "Samples/sample.mp4")
         if input.hasSuffix("Samples/sample.mp4") && !FileManager.default.fileExists(atPath: input) {
             throw CommandFailure("\(input): the sample has not been made yet; run 'heritage-lens sample' (or scripts/setup.sh)")
         }

@@ -23,4 +23,11 @@ public enum ProjectAssets {
     public static func path(_ relative: String) -> String {
         relative.hasPrefix("/") ? relative : (root as NSString).appendingPathComponent(relative)
     }
+
+    /// An option's value as given or, when it is the option's default (`value`, one of the
+    /// project's own files) and is not there from the working folder, that default inside the
+    /// project root: a command run from another folder still finds the repository's files.
+    public static func located(_ path: String, default value: String) -> String {
+        path == value && !FileManager.default.fileExists(atPath: path) ? self.path(path) : path
+    }
 }
