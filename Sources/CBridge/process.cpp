@@ -12,6 +12,9 @@
 #include <sys/resource.h>
 #include <ctime>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <cstdio>
 
 extern "C" {
 #include <libavutil/log.h>
@@ -143,7 +146,7 @@ static void on_stop_signal(int sig) {
         // and metrics line, and the video up to its last flushed fragment.
         static const char msg[] =
             "\nheritage-lens: second stop signal: exiting now; the outputs keep what was flushed "
-            "(the video all but its last fraction of a second)\n";
+            "(a video, all but its last fraction of a second)\n";
         ssize_t ignored = write(2, msg, sizeof msg - 1);
         (void)ignored;
         _exit(128 + (stop_signal ? stop_signal : sig));
@@ -173,6 +176,37 @@ void cb_install_stop_handlers(void) {
 void cb_default_quit_signal(void) {
     signal(SIGQUIT, SIG_DFL);
     unblock({SIGINT, SIGTERM, SIGHUP, SIGQUIT});
+}
+
+static char cgroup_parent_procs[512];
+static char cgroup_group[512];
+static char cgroup_pid[32];
+static size_t cgroup_pid_length = 0;
+
+static void on_stop_leave_cgroup(int sig) {
+    // Only system calls here: the process moves back to its parent group (every thread with it),
+    // which leaves its own group empty, so that it can be removed.
+    int fd = open(cgroup_parent_procs, O_WRONLY);
+    if (fd >= 0) {
+        ssize_t ignored = write(fd, cgroup_pid, cgroup_pid_length);
+        (void)ignored;
+        close(fd);
+    }
+    rmdir(cgroup_group);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cb_leave_cgroup_on_stop(const char *parent_procs, const char *group) {
+    snprintf(cgroup_parent_procs, sizeof cgroup_parent_procs, "%s", parent_procs);
+    snprintf(cgroup_group, sizeof cgroup_group, "%s", group);
+    int n = snprintf(cgroup_pid, sizeof cgroup_pid, "%d\n", static_cast<int>(getpid()));
+    cgroup_pid_length = n > 0 ? static_cast<size_t>(n) : 0;
+    struct sigaction sa = {};
+    sa.sa_handler = on_stop_leave_cgroup;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+    unblock({SIGINT, SIGTERM, SIGHUP});
 }
 
 int32_t cb_stop_requested(void) { return stop_count > 0 ? 1 : 0; }

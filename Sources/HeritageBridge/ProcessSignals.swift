@@ -23,4 +23,11 @@ public enum ProcessSignals {
 
     /// Sets the flag as a signal would, for every run of the process (a batch's workers).
     public static func requestStop() { cb_request_stop() }
+
+    /// For a process without stop handlers that has moved itself into cgroup `group`: SIGINT,
+    /// SIGTERM or SIGHUP first move it back (its id written to `parentProcs`) and remove the
+    /// group, then end it as the signal would have.
+    public static func leaveCgroupOnStop(parentProcs: String, group: String) {
+        cb_leave_cgroup_on_stop(parentProcs, group)
+    }
 }

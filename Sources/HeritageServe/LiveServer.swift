@@ -31,6 +31,13 @@ public final class LiveServer: LiveOutput, Sendable {
     private let logger: Logger
 
     public init(options: ServeOptions, logger: Logger) throws(ServeError) {
+        // A host that does not resolve is the user's typo, not a busy port: said before any loop starts.
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var resolved: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(options.address.host, String(options.address.port), &hints, &resolved)
+        guard status == 0 else { throw .cannotResolve(options.address.description, reason: String(cString: gai_strerror(status))) }
+        freeaddrinfo(resolved)
         self.options = options
         self.logger = logger
         hub = LiveHub(options: options)
@@ -66,7 +73,7 @@ public final class LiveServer: LiveOutput, Sendable {
         let runTask = Task.detached(executorPreference: executor) {
             do {
                 try await services.run()
-                started.signal(.failure("the server stopped"))
+                started.signal(.failure(.init(text: "the server stopped", why: .other)))
             } catch {
                 started.signal(.failure(Self.reason(error)))
             }
@@ -80,7 +87,7 @@ public final class LiveServer: LiveOutput, Sendable {
             // Cancelled, the server may still be winding down on its event loop after `run`
             // returns, and NIO traps on a loop shut down under it: the loop is left to the process.
             runTask.cancel()
-            throw .cannotListen(options.address.description, reason: reason)
+            throw .cannotListen(options.address.description, reason: reason.text, why: reason.why)
         }
     }
 
@@ -93,10 +100,17 @@ public final class LiveServer: LiveOutput, Sendable {
         return quiet
     }
 
-    private static func reason(_ error: Error) -> String {
-        if let e = error as? IOError { return String(cString: strerror(e.errnoCode)) }
-        if let e = error as? ServiceGroupError { return "\(e)" }
-        return "\(error)"
+    private static func reason(_ error: Error) -> StartSignal.Failure {
+        if let e = error as? IOError {
+            let why: ServeError.ListenFailure = switch e.errnoCode {
+            case EADDRINUSE: .portInUse
+            case EADDRNOTAVAIL: .notAnAddressOfThisMachine
+            case EACCES: .portNeedsRoot
+            default: .other
+            }
+            return .init(text: String(cString: strerror(e.errnoCode)), why: why)
+        }
+        return .init(text: "\(error)", why: .other)
     }
 
     public var wantsImage: Bool { hub.wantsImage }
@@ -197,7 +211,8 @@ public final class LiveServer: LiveOutput, Sendable {
 /// A one-shot result handed from the server's task to the thread that waits for it.
 // Unchecked: `outcome` is read and written only under `condition`, which the waiter sleeps on.
 final class StartSignal: @unchecked Sendable {
-    enum Outcome { case success(Int), failure(String) }
+    struct Failure { var text: String; var why: ServeError.ListenFailure }
+    enum Outcome { case success(Int), failure(Failure) }
     private let condition = NSCondition()
     private var outcome: Outcome?
 
@@ -212,7 +227,7 @@ final class StartSignal: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(seconds)
         return condition.withLock {
             while outcome == nil { if !condition.wait(until: deadline) { break } }
-            return outcome ?? .failure("no answer within \(Int(seconds)) s")
+            return outcome ?? .failure(.init(text: "no answer within \(Int(seconds)) s", why: .other))
         }
     }
 }

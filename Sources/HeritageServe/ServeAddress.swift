@@ -27,14 +27,28 @@ public struct ServeAddress: Equatable, Sendable, CustomStringConvertible {
 /// Why the live server could not start, phrased for the person who asked for it.
 public enum ServeError: Error, CustomStringConvertible, Equatable {
     case badAddress(String)
-    case cannotListen(String, reason: String)
+    case cannotResolve(String, reason: String)
+    case cannotListen(String, reason: String, why: ListenFailure)
+
+    /// What stood in the way of listening, for the advice that goes with it.
+    public enum ListenFailure: Equatable, Sendable {
+        case portInUse, notAnAddressOfThisMachine, portNeedsRoot, other
+    }
 
     public var description: String {
         switch self {
         case .badAddress(let text):
             return "--serve \(text): write PORT or HOST:PORT (port 0-65535; IPv6 as [::1]:PORT)"
-        case .cannotListen(let address, let reason):
-            return "--serve \(address): cannot listen (\(reason)); choose another port or stop the program using it"
+        case .cannotResolve(let address, let reason):
+            return "--serve \(address): cannot resolve the host (\(reason)); check the name or use an IP address"
+        case .cannotListen(let address, let reason, let why):
+            let advice = switch why {
+            case .portInUse: "choose another port or stop the program using it"
+            case .notAnAddressOfThisMachine: "name an address of this machine, or 0.0.0.0 for all of them"
+            case .portNeedsRoot: "ports under 1024 need root; choose one from 1024 up"
+            case .other: "check the host and port"
+            }
+            return "--serve \(address): cannot listen (\(reason)); \(advice)"
         }
     }
 }

@@ -92,7 +92,8 @@ struct Calibrate: ParsableCommand {
         if !isDirectory.boolValue {
             throw CommandFailure("--images \(folder): is a file, not a folder; put the photos of the board in a folder and give that")
         }
-        let source = try ImageSource(path: folder)
+        let source: ImageSource
+        do { source = try ImageSource(path: folder) } catch { throw CommandFailure("--images \(error)") }
         let calibrator = ChessboardCalibrator(board: board, imageSize: source.size)
         let gray = Image()
         var used: [Int] = []
@@ -115,18 +116,24 @@ struct Calibrate: ParsableCommand {
     private func calibrateLive(board: ChessboardBoard) throws {
         let path = CameraDevices.path(for: camera!)
         let device = try CameraDevices.query(path)
-        let grabber = try V4L2Grabber(path: path, negotiator: CameraModeNegotiator(requestedSize: Size(width: 640, height: 480),
-                                                                                   requestedFramesPerSecond: 30))
-        let source = LiveCameraSource(grabber: grabber)
+        // Ctrl-C ends the wait for the next frame as `q` does, and an unplugged or stalled camera
+        // is opened again as `run` does: the views held so far are not lost to either.
+        ProcessSignals.installStopHandlers()
+        let stop = StopRequest.processSignals()
+        var reconnection = ReconnectingCameraSource.Options()
+        reconnection.camera.stopRequest = stop
+        let source = try ReconnectingCameraSource(name: path, options: reconnection, logger: .component("camera")) {
+            try V4L2Grabber(path: path, negotiator: CameraModeNegotiator(requestedSize: Size(width: 640, height: 480),
+                                                                       requestedFramesPerSecond: 30))
+        }
         defer { source.close() }
         let calibrator = ChessboardCalibrator(board: board, imageSize: source.size)
         let window = PreviewWindow.displayAvailable ? PreviewWindow(title: "HeritageLens calibration") : nil
-        ProcessSignals.installStopHandlers()
         let gray = Image()
         var lastTaken = 0.0
         var quit = false
         window?.onKey = { if $0 == .quit { quit = true } }
-        while calibrator.views.count < views, !quit, let frame = try source.nextFrame() {
+        while calibrator.views.count < views, !quit, !stop.isRequested, let frame = try source.nextFrame() {
             try frame.image.convertToGray(into: gray)
             let corners = try calibrator.findBoard(in: gray)
             if let corners {
@@ -139,6 +146,8 @@ struct Calibrate: ParsableCommand {
                     calibrator.add(corners)
                     lastTaken = frame.time
                     print("view \(calibrator.views.count)/\(views): coverage \(Int(calibrator.coverage.covered * 100)) %, tilt \(Int(tilt))°")
+                    // Seen as it happens also when stdout is a file or a pipe (a log, `tee`).
+                    fflush(nil)
                 }
                 for p in corners { frame.image.drawCircle(at: p, radius: 3, colour: .green) }
             }
@@ -150,6 +159,12 @@ struct Calibrate: ParsableCommand {
             }
         }
         try window?.finish()
+        if calibrator.views.count < ChessboardCalibrator.minimumViews {
+            let how = stop.isRequested ? "stopped by \(ExitCodeInterrupted.signalName)" : "stopped"
+            FileHandle.standardError.write(Data("heritage-lens: --camera \(path): \(how) with \(calibrator.views.count) view\(calibrator.views.count == 1 ? "" : "s") of the \(ChessboardCalibrator.minimumViews) needed; nothing written. Show the board at more places and tilts before stopping\n".utf8))
+            throw stop.isRequested ? ExitCodeInterrupted().exitCode : ExitCode.failure
+        }
+        if stop.isRequested { print("stopped by \(ExitCodeInterrupted.signalName) with \(calibrator.views.count) views; solving with those") }
         try finish(calibrator, cameraName: name ?? device.card)
     }
 

@@ -45,6 +45,8 @@ struct Cameras: ParsableCommand {
                 FileHandle.standardError.write(Data("heritage-lens: error: \(error)\n".utf8))
             }
         }
-        if !devices.isEmpty && failures == paths.count { throw ExitCode(1) }
+        // Devices named one by one are each asked for, as `ls` takes its files: any of them
+        // failing fails the command. A listing of whatever is plugged in fails only when none answered.
+        if devices.isEmpty ? failures == paths.count : failures > 0 { throw ExitCode(1) }
     }
 }

@@ -29,8 +29,10 @@ struct EvalCards: ParsableCommand {
         _ = runtime.configureProcess()
         do {
             try sequences.outputPlan.check()
-            let built = try CardSequenceBuilder(
-                cardFolder: cards, distractors: ["Samples/debian/astronaut.png", "Samples/debian/chelsea.png"]).build()
+            // The project's own files, found from any working folder as `process` finds its sample.
+            let cards = ProjectAssets.located(cards, default: "Samples/cards")
+            let pictures = ["Samples/debian/astronaut.png", "Samples/debian/chelsea.png"].map { ProjectAssets.located($0, default: $0) }
+            let built = try CardSequenceBuilder(cardFolder: cards, distractors: pictures).build()
             let set = try CardSet(folder: cards)
             var scores: [CardSequenceScore] = []
             for sequence in try self.sequences.selected(built, name: \.name) {

@@ -12,11 +12,14 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Serve a viewer page, /stream.mjpg, the anchors over WebSocket (/anchors) and /metrics.json on [HOST:]PORT (host 127.0.0.1 unless named). In process, with --realtime.", valueName: "[host:]port"))
     var serve: String?
 
-    @Option(help: ArgumentHelp("JPEG quality of /stream.mjpg, 1-100.", valueName: "q"))
-    var streamQuality: Int = 75
+    @Option(name: .customLong("stream-quality"), help: ArgumentHelp("JPEG quality of /stream.mjpg, 1-100 (default: 75). With --serve.", valueName: "q"))
+    var streamQualityAsked: Int?
 
-    @Option(help: ArgumentHelp("Most frames per second sent on /stream.mjpg.", valueName: "fps"))
-    var streamFps: Double = 15
+    @Option(name: .customLong("stream-fps"), help: ArgumentHelp("Most frames per second sent on /stream.mjpg (default: 15). With --serve.", valueName: "fps"))
+    var streamFpsAsked: Double?
+
+    var streamQuality: Int { streamQualityAsked ?? 75 }
+    var streamFps: Double { streamFpsAsked ?? 15 }
 
     var isEmpty: Bool { osc.isEmpty && serve == nil }
 
@@ -29,6 +32,9 @@ struct NetworkOptions: ParsableArguments {
         }
         if !(1...100).contains(streamQuality) { throw ValidationError("--stream-quality must be between 1 and 100") }
         if !(streamFps > 0 && streamFps <= 120) { throw ValidationError("--stream-fps must be more than 0 and at most 120") }
+        if serve == nil, streamQualityAsked != nil || streamFpsAsked != nil {
+            throw ValidationError("--\(streamQualityAsked != nil ? "stream-quality" : "stream-fps") sets the live server's /stream.mjpg; add --serve [HOST:]PORT, or leave it out")
+        }
     }
 
     /// Starts the outputs asked for (resolving hosts, binding the port); nil when none.

@@ -184,6 +184,16 @@ struct PipelineAssembly {
         // input that decodes nothing): an empty output would read as a video with no face in it.
         let made = [outputs.output, outputs.anchors, outputs.metrics].compactMap { $0 }
             .filter { $0 != "-" && !FileManager.default.fileExists(atPath: $0) }
+        // The network outputs first: a port taken or a host that does not resolve refuses the run
+        // before any file is created or truncated.
+        let feed = try network?.makeFeed(droppedFrames: { source.droppedFrameCount }, logger: logger)
+        let snapshots: SnapshotSink?
+        do {
+            snapshots = takesSnapshots ? try SnapshotSink(folder: outputs.snapshotFolder, frames: Set(outputs.snapshotAt)) : nil
+        } catch {
+            try? feed?.finish()
+            throw error
+        }
         var sinks: [FrameSink] = []
         var video: VideoFileSink?
         let metrics: MetricsSink?
@@ -197,23 +207,16 @@ struct PipelineAssembly {
             metrics = try outputs.metrics.map { try MetricsSink(path: $0) }
         } catch {
             for sink in sinks { try? sink.finish() }
+            try? feed?.finish()
+            for path in made { try? FileManager.default.removeItem(atPath: path) }
             throw error
         }
-        let snapshots = takesSnapshots ? try SnapshotSink(folder: outputs.snapshotFolder, frames: Set(outputs.snapshotAt)) : nil
         if let snapshots { sinks.append(snapshots) }
         var window: PreviewWindow?
         if preview {
             let w = PreviewWindow()
             sinks.append(w)
             window = w
-        }
-        let feed: LiveFeedSink?
-        do {
-            feed = try network?.makeFeed(droppedFrames: { source.droppedFrameCount }, logger: logger)
-        } catch {
-            for sink in sinks { try? sink.finish() }
-            try? metrics?.finish()
-            throw error
         }
         if let feed { sinks.append(feed) }
         sinks += extraSinks

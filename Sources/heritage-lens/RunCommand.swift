@@ -45,6 +45,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         _ = try parsedSize()
+        if camera.isEmpty { throw ValidationError("--camera is empty; give a camera's index (0) or its device (/dev/video0); 'heritage-lens cameras' lists them") }
         if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000") }
     }
 

@@ -87,6 +87,10 @@ int32_t cb_stop_requested(void);
 int32_t cb_stop_signal(void);
 /** Sets the flag as a signal would (tests, stall handling). */
 void cb_request_stop(void);
+/** On SIGINT, SIGTERM or SIGHUP: writes this process's id to `parent_procs` (leaving a cgroup
+ *  for its parent), removes `group`, then dies of the signal as it would have. For a process
+ *  that has no stop handlers of its own; the paths are copied. */
+void cb_leave_cgroup_on_stop(const char *parent_procs, const char *group);
 
 /* ---------------------------------------------------------------- images (cv::Mat) */
 

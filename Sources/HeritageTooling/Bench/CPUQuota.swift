@@ -53,6 +53,10 @@ public final class CPUQuota {
         } else {
             throw .noController
         }
+        Self.removeGroupsOfEndedBenches(in: (directory as NSString).deletingLastPathComponent)
+        // Ctrl-C or a kill ends bench without running `release`: the group goes with it. Set
+        // before the group is made, so that no signal finds it made and the handler not yet there.
+        ProcessSignals.leaveCgroupOnStop(parentProcs: parentProcs, group: directory)
         do {
             try files.createDirectory(atPath: directory, withIntermediateDirectories: false)
         } catch {
@@ -65,6 +69,16 @@ public final class CPUQuota {
                 rmdir(directory)
                 throw .cannotWrite(path, reason: reason)
             }
+        }
+    }
+
+    /// Groups an earlier bench left when SIGKILL ended it (nothing else does now): empty, and
+    /// named after a process that is gone.
+    private static func removeGroupsOfEndedBenches(in folder: String) {
+        let prefix = "heritage-lens-bench-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            rmdir(folder + "/" + name)
         }
     }
 

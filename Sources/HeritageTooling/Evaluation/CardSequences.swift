@@ -23,6 +23,14 @@ public struct CardSequence {
 /// cards at once; a card swept fast with motion blur and two crossing fast; other pictures and no
 /// card; a card crossing the frame from the left, from the right and from the top.
 public struct CardSequenceBuilder {
+    /// A picture of the `no-card` sequence is not there.
+    public struct MissingPicture: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String {
+            "\(path): no such picture for the no-card sequence; run scripts/fetch-debian-assets.sh"
+        }
+    }
+
     public var cardFolder: String
     public var distractors: [String]
     public var size = Size(width: 640, height: 480)
@@ -171,7 +179,11 @@ public struct CardSequenceBuilder {
             ], effects: .init(noiseSigma: 2, motionBlur: Self.blur(of: a, frames: frames, intrinsics: k, pose: left))))
         }
         var pictures: [SyntheticScene.Layer] = []
-        for (i, path) in distractors.enumerated() where FileManager.default.fileExists(atPath: path) {
+        for (i, path) in distractors.enumerated() {
+            // A missing picture would score an easier `no-card` than the one asked for.
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw MissingPicture(path: path)
+            }
             let img = try Image(contentsOf: path)
             try img.normalizeToBGR()
             pictures.append(.init(name: "picture\(i)", image: img) { j in

@@ -39,6 +39,32 @@ import Testing
         #expect(Self.groups() == before, "bench left its cgroup behind")
     }
 
+    /// Ended by a signal, bench used to leave its group behind (no `defer` runs then); a group a
+    /// SIGKILL left, named after a process that is gone, is removed by the next bench.
+    @Test(.enabled(if: CLI.available && quotaAvailable, "needs root and the cgroup cpu controller"))
+    func aBenchStoppedBySignalOrKilledLeavesNoGroupBehind() throws {
+        let dir = TestPaths.scratch()
+        let video = try CLI.sample(in: dir)
+        for signal in [SIGINT, SIGTERM] {
+            let child = try CLI.Child(["bench", video, "--tier", "low", "--max", "--frames", "9000", "--cpu-share", "0.5"], in: dir)
+            let grouped = child.waitUntil(timeout: 60) { Self.groups().contains("heritage-lens-bench-\(child.pid)") }
+            #expect(grouped, "no group made")
+            child.send(signal)
+            let r = child.wait(timeout: 30)
+            #expect(r.signal == signal, "status \(r.status)")
+            #expect(!Self.groups().contains("heritage-lens-bench-\(child.pid)"), "a bench ended by signal \(signal) left its cgroup behind")
+        }
+        let killed = try CLI.Child(["bench", video, "--tier", "low", "--max", "--frames", "9000", "--cpu-share", "0.5"], in: dir)
+        let grouped = killed.waitUntil(timeout: 60) { Self.groups().contains("heritage-lens-bench-\(killed.pid)") }
+        #expect(grouped, "no group made")
+        killed.send(SIGKILL)
+        _ = killed.wait(timeout: 30)
+        #expect(Self.groups().contains("heritage-lens-bench-\(killed.pid)"), "a SIGKILL leaves the group (the kernel keeps it)")
+        let next = try CLI.run(["bench", video, "--tier", "low", "--max", "--frames", "30", "--cpu-share", "0.5"], in: dir)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(!Self.groups().contains("heritage-lens-bench-\(killed.pid)"), "the next bench did not remove the group a killed one left")
+    }
+
     @Test(.enabled(if: CLI.available, "needs the heritage-lens binary"))
     func aShareOutOfRangeIsRefusedInOneLine() throws {
         let dir = TestPaths.scratch()

@@ -119,12 +119,25 @@ struct MessageTests {
         #expect(String(decoding: r.stdout, as: UTF8.self).contains("motion"), "\(r.stdout)")
     }
 
+    /// `eval-cards` the same: from another folder it said its cards folder did not exist, and with
+    /// the cards named it left the other pictures out of `no-card` without a word.
+    @Test(.enabled(if: TestPaths.debianAsset("chelsea.png") != nil, "needs Samples/debian"))
+    func evalCardsFindsItsDefaultFilesFromAnyFolder() throws {
+        let r = try CLI.run(["eval-cards", "--only", "no-card"], in: TestPaths.scratch())
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(String(decoding: r.stdout, as: UTF8.self).contains("no-card"), "\(r.stdout)")
+    }
+
     /// Found by a new user's pass over the commands: each said too little, too much or the wrong
     /// thing, or took a value it then ignored.
     @Test func valuesAndFailuresAreStatedOnceAndRight() throws {
         let dir = TestPaths.scratch()
         _ = try CLI.sample(in: dir)
         try expectOneLine(["process", "in.mp4", "--stream-fps", "0"], in: dir, "--stream-fps must be more than 0 and at most 120")
+        // Taken and then ignored without a server to stream from.
+        try expectOneLine(["process", "in.mp4", "--realtime", "--stream-fps", "10"], in: dir, "add --serve")
+        try FileManager.default.createDirectory(atPath: "\(dir)/empty", withIntermediateDirectories: true)
+        try expectOneLine(["calibrate", "--images", "empty"], in: dir, "--images empty")
         for shard in ["auto/0", "-1/2"] {
             let r = try CLI.run(["process", "in.mp4", "--output-dir", ".", "--shard", shard], in: dir)
             #expect(r.status == 64 && r.stderr.contains("--shard \(shard)"), "\(shard): \(r.status) \(r.stderr)")

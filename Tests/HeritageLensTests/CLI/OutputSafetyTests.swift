@@ -70,15 +70,22 @@ struct OutputSafetyTests {
         #expect(file.status != 0 && file.stderr.contains("in.mp4: is a file, not a folder"), "\(file.stderr)")
     }
 
-    /// /proc passes the permission bits for root but takes no new file: a run whose second output
-    /// was there opened its first, emptying an earlier run's file of that name, before it failed.
-    /// Every output is now tried where it goes before any is opened.
-    @Test func aFolderThatTakesNoFilesIsRefusedBeforeAnEarlierRunsOutputsAreTouched() throws {
+    /// A scratch folder with the sample as `in.mp4` and an earlier run's `prev.jsonl` and
+    /// `prev.mp4`, both holding the bytes returned.
+    func folderWithAnEarlierRunsOutputs() throws -> (folder: String, earlier: Data) {
         let dir = TestPaths.scratch()
         _ = try CLI.sample(in: dir)
         let earlier = Data(#"{"earlier":"run"}\n"#.utf8)
         try earlier.write(to: URL(fileURLWithPath: "\(dir)/prev.jsonl"))
         try earlier.write(to: URL(fileURLWithPath: "\(dir)/prev.mp4"))
+        return (dir, earlier)
+    }
+
+    /// /proc passes the permission bits for root but takes no new file: a run whose second output
+    /// was there opened its first, emptying an earlier run's file of that name, before it failed.
+    /// Every output is now tried where it goes before any is opened.
+    @Test func aFolderThatTakesNoFilesIsRefusedBeforeAnEarlierRunsOutputsAreTouched() throws {
+        let (dir, earlier) = try folderWithAnEarlierRunsOutputs()
         let cases: [[String]] = [
             ["--anchors", "prev.jsonl", "--metrics", "/proc/m.jsonl"],
             ["-o", "prev.mp4", "--anchors", "/proc/a.jsonl"],
@@ -94,5 +101,38 @@ struct OutputSafetyTests {
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("probe") }
         #expect(left.isEmpty, "\(left)")
+    }
+
+    /// A port another program holds, or a host that does not resolve, refuses a run as a bad path
+    /// does: before any file is opened. The server was started after the files, and its failure
+    /// left an earlier run's anchors empty and its video a file of no frames.
+    @Test func aNetworkOutputThatCannotStartLeavesEarlierOutputsAsTheyWere() throws {
+        let (dir, earlier) = try folderWithAnEarlierRunsOutputs()
+        // A real listening socket on a port the system picked holds that port.
+        let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(held) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(held, $0, length) == 0 && listen(held, 1) == 0 && getsockname(held, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let cases: [(args: [String], names: String)] = [
+            (["--serve", "127.0.0.1:\(port)"], "127.0.0.1:\(port)"),
+            (["--serve", "no-such-host.invalid:8080"], "no-such-host.invalid"),
+            (["--osc", "no-such-host.invalid:8338"], "no-such-host.invalid"),
+        ]
+        for c in cases {
+            let r = try CLI.run(["process", "in.mp4", "--realtime", "--frames", "5", "--anchors", "prev.jsonl",
+                                 "-o", "prev.mp4", "--metrics", "new.jsonl"] + c.args, in: dir)
+            #expect(r.status == 1 && r.stderrLines.count == 1 && r.stderr.contains(c.names), "\(c.args): \(r.stderr)")
+            #expect(bytes("\(dir)/prev.jsonl") == earlier && bytes("\(dir)/prev.mp4") == earlier, "\(c.args) changed an earlier output")
+            #expect(!FileManager.default.fileExists(atPath: "\(dir)/new.jsonl"), "\(c.args) left a new output behind")
+        }
+        let unresolved = try CLI.run(["process", "in.mp4", "--realtime", "--serve", "no-such-host.invalid:8080"], in: dir)
+        #expect(unresolved.stderr.contains("cannot resolve the host") && !unresolved.stderr.contains("another port"), "\(unresolved.stderr)")
     }
 }

@@ -53,5 +53,39 @@ extension LiveCameraPathTests {
             let fx = try #require(lines.first { $0.hasPrefix("fx ") }.flatMap { Double($0.split(separator: " ")[1]) })
             #expect(abs(fx / Self.truth.fx - 1) < 0.05, "fx \(fx), rendered with \(Self.truth.fx)")
         }
+
+        /// Ctrl-C solves with the views held when there are enough, as `q` does: it was not
+        /// followed at all (only a second one ended the run, and lost every view).
+        /// `calibrate --camera` asked for 20 views, given Ctrl-C once it has printed the `view`-th.
+        func calibrateInterrupted(atView view: Int, name: String = #function) async throws -> FakeCamera.Run {
+            try await FakeCamera.run(["calibrate", "--camera", "/dev/video0", "--views", "20", "-o", "camera.yml"],
+                                     video: Self.chessboardVideo, timeout: 45,
+                                     interruptWhen: { $0.contains("view \(view)/20") }, watchingStandardOutput: true, name: name)
+        }
+
+        @Test func ctrlCSolvesWithTheViewsHeld() async throws {
+            let run = try await calibrateInterrupted(atView: 6)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("stopped by Ctrl-C (SIGINT) with "), "\(run.stdout)")
+            #expect(FileManager.default.fileExists(atPath: run.output("-o")))
+        }
+
+        /// ...and with too few, says so on one line, writes nothing and exits as interrupted.
+        @Test func ctrlCWithTooFewViewsWritesNothing() async throws {
+            let run = try await calibrateInterrupted(atView: 2)
+            #expect(run.status == 130, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("nothing written"), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: run.output("-o")))
+        }
+
+        /// A camera unplugged for a second mid-calibration is opened again, and the views held
+        /// before are kept: the run used to end there with an error and nothing written.
+        @Test func anUnpluggedCameraIsOpenedAgainAndTheViewsKept() async throws {
+            let run = try await FakeCamera.run(["calibrate", "--camera", "/dev/video0", "--views", "6", "-o", "camera.yml"],
+                                               video: Self.chessboardVideo, faults: ["unplug:after=30,for=1"], timeout: 60)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains("reconnecting"), "\(run.stderr)")
+            #expect(FileManager.default.fileExists(atPath: run.output("-o")))
+        }
     }
 }

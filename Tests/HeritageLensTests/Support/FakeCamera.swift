@@ -67,10 +67,11 @@ enum FakeCamera {
     /// Runs `heritage-lens ARGS` with the emulated camera showing `video`, outputs going to a fresh
     /// scratch folder. `faults` are FAKECAM_FAULTS entries; `formats` restricts the offered formats
     /// ("yuyv"); `stamp` draws each frame's sequence number into it (see `SequenceStamps`);
-    /// `interruptWhen` sends Ctrl-C once what the command printed to stderr so far satisfies it.
+    /// `interruptWhen` sends Ctrl-C once what the command printed to stderr so far satisfies it
+    /// (to stdout, with `watchingStandardOutput`).
     static func run(_ arguments: [String], video: String, faults: [String] = [], formats: String = "",
                     stamp: Bool = false, timeout: Double = 60, interruptWhen: (@Sendable (String) -> Bool)? = nil,
-                    name: String = #function) async throws -> Run {
+                    watchingStandardOutput: Bool = false, name: String = #function) async throws -> Run {
         let library = try Self.library.get()
         guard FileManager.default.isExecutableFile(atPath: binary) else { throw Failure.missingBinary(binary) }
         let folder = TestPaths.scratch(name)
@@ -118,7 +119,8 @@ enum FakeCamera {
             if let interruptWhen {
                 @Sendable func poll() {
                     guard process.isRunning else { return }
-                    if interruptWhen((try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "") {
+                    let watched = watchingStandardOutput ? outPath : errPath
+                    if interruptWhen((try? String(contentsOfFile: watched, encoding: .utf8)) ?? "") {
                         process.interrupt()
                     } else {
                         DispatchQueue.global().asyncAfter(deadline: .now() + 0.1, execute: poll)
