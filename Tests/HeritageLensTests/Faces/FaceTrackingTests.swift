@@ -440,8 +440,10 @@ struct FaceTrackingTests {
     /// Runs the hard sequence through a tracker whose detection runs in the background, one frame
     /// at a time: each frame's jobs are waited for and land on the next frame, as a search a
     /// live run's worker finishes within a frame does. The schedule is a live run's (split
-    /// searches, turned ones in their place), and the run the same on any machine.
-    func trackedLive(_ name: String, seed: UInt64) throws -> FaceSequenceScore {
+    /// searches, turned ones in their place), and the run the same on any machine. With
+    /// `workerFreeEvery` n, jobs are handed to the worker on every n-th frame only, as when its
+    /// searches take longer than a frame.
+    func trackedLive(_ name: String, seed: UInt64, workerFreeEvery: Int = 1) throws -> FaceSequenceScore {
         let sequence = try HardSequences.named(name, seed: seed)
         let live = tracker(background: true, detector: try HOGFaceDetector())
         defer { live.finish() }
@@ -450,7 +452,7 @@ struct FaceTrackingTests {
             let gray = try HardSequences.grayFrame(of: sequence, at: i)
             let time = Double(i) / sequence.framesPerSecond
             let faces = try live.update(with: gray, frameIndex: i, time: time)
-            try live.scheduleDetection(on: gray, frameIndex: i)
+            if i % workerFreeEvery == 0 { try live.scheduleDetection(on: gray, frameIndex: i) }
             while live.isDetecting { usleep(500) }
             frames.append(FrameAnchors(frame: i, time: time, size: gray.size, faces: faces))
         }
@@ -463,6 +465,18 @@ struct FaceTrackingTests {
     @Test(.needsHardSet)
     func aSmallFaceFoundInsideAShownOneStartsNothing() throws {
         expectNoFalseFace(in: try trackedLive("leave-fast", seed: 406))
+    }
+
+    /// Held-out seed 223's `noise-defocus`, live, its worker free every other frame: the noisy
+    /// face's first track, started from a search that landed a frame late and never verified in
+    /// its first frames, is refused (the cascade agrees with none of its first six fits), and its
+    /// place doubted for 3 s while searches find it there again and again (recall 0.34). A
+    /// detection there whose detector box the cascade agrees with starts it again.
+    @Test(.needsHardSet)
+    func aNoisyFaceRefusedOnceStartsAgainWhereTheSecondDetectorFindsIt() throws {
+        let score = try trackedLive("noise-defocus", seed: 223, workerFreeEvery: 2)
+        #expect(score.recall >= 0.7, "recall \(score.recall)")
+        #expect(score.falsePositives == 0)
     }
 
     /// The hard sequence, live (`trackedLive`), keeps its faces under one id from frame to frame
