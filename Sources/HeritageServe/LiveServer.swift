@@ -32,12 +32,11 @@ public final class LiveServer: LiveOutput, Sendable {
 
     public init(options: ServeOptions, logger: Logger) throws(ServeError) {
         // A host that does not resolve is the user's typo, not a busy port: said before any loop starts.
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var resolved: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(options.address.host, String(options.address.port), &hints, &resolved)
-        guard status == 0 else { throw .cannotResolve(options.address.description, reason: String(cString: gai_strerror(status))) }
-        freeaddrinfo(resolved)
+        do {
+            _ = try ResolvedHost(host: options.address.host, port: options.address.port, socketType: Int32(SOCK_STREAM.rawValue))
+        } catch {
+            throw .cannotResolve(options.address.description, reason: error.reason)
+        }
         self.options = options
         self.logger = logger
         hub = LiveHub(options: options)

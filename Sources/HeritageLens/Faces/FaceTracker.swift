@@ -1099,15 +1099,20 @@ public final class FaceTracker {
         // cascade agreeing in seven of those boxes (held-out seed 223's `noise-defocus` live),
         // while the look-alikes refused there are agreed with in 3-12 % of theirs. The agreement
         // only lets it start: it earns its publication as any weak start does.
+        // The detector's box on this frame: as drawn, or moved with the face from a late search
+        // (nil when the face's motion is not known).
+        let boxNow = (framesLate == 0 ? Point2(0, 0) : perFrame.map { $0 * Double(framesLate) }).map {
+            Rect(x: detection.box.x + $0.x, y: detection.box.y + $0.y, width: detection.box.width, height: detection.box.height)
+        }
+        var agreedInBox: Rect?
         if !clear, known == nil, doubted.contains(where: { $0.box.iou(box) > 0.3 }) {
-            let moved = framesLate == 0 ? Point2(0, 0) : perFrame.map { $0 * Double(framesLate) } ?? Point2(0, 0)
-            let there = Rect(x: detection.box.x + moved.x, y: detection.box.y + moved.y,
-                             width: detection.box.width, height: detection.box.height)
+            let there = boxNow ?? detection.box
             guard try secondOpinion.agrees(inDetectorBox: there, roll: FaceFrame(landmarks: fitted).roll, in: gray) else {
                 logger.debug("detection not started: a doubted place, the second detector finds no face in its box")
                 return
             }
             logger.debug("detection in a doubted place: the second detector finds a face in its box")
+            agreedInBox = there
         }
         // A badge on coloured cloth that all the gray looks take for a face (`FaceWarmth`), however
         // strongly found: in an H.264 recording the astronaut's name tag scored 1.03 on one
@@ -1169,14 +1174,12 @@ public final class FaceTracker {
             track.fitsAwaitingOpinion = 1
             track.opinionAgreements = agrees ? 1 : 0
             track.awaitsSecondOpinion = track.opinionAgreements < options.secondOpinionAgreements
-            // The detector's box on this frame: as drawn, or moved with the face from a late search.
-            let moved = framesLate == 0 ? Point2(0, 0) : perFrame.map { $0 * Double(framesLate) }
-            if track.awaitsSecondOpinion, let moved {
-                let box = Rect(x: detection.box.x + moved.x, y: detection.box.y + moved.y,
-                               width: detection.box.width, height: detection.box.height)
+            if track.awaitsSecondOpinion, let box = boxNow {
                 track.boxAsks = 1
-                track.boxAgreements = try secondOpinion.agrees(inDetectorBox: box, roll: FaceFrame(landmarks: fitted).roll,
-                                                               in: gray) ? 1 : 0
+                // Asked already when the place was doubted: the same box on the same frame.
+                let agrees = try agreedInBox == box
+                    || secondOpinion.agrees(inDetectorBox: box, roll: FaceFrame(landmarks: fitted).roll, in: gray)
+                track.boxAgreements = agrees ? 1 : 0
             }
         }
         accept(fitted, into: &track, time: time)

@@ -23,23 +23,17 @@ public struct UDPDestination: CustomStringConvertible, Sendable {
     /// Parses and resolves `HOST:PORT`.
     public init(_ text: String) throws(NetworkAddressError) {
         let (host, port) = try Self.split(text)
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
-        var result: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &result)
-        guard status == 0, let first = result else {
-            throw .unresolved(text, reason: String(cString: gai_strerror(status)))
-        }
-        defer { freeaddrinfo(result) }
-        var storage = sockaddr_storage()
-        withUnsafeMutableBytes(of: &storage) { dst in
-            dst.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+        let resolved: ResolvedHost
+        do {
+            resolved = try ResolvedHost(host: host, port: Int(port), socketType: Int32(SOCK_DGRAM.rawValue))
+        } catch {
+            throw .unresolved(text, reason: error.reason)
         }
         self.host = host
         self.port = port
-        family = first.pointee.ai_family
-        address = storage
-        length = first.pointee.ai_addrlen
+        family = resolved.family
+        address = resolved.address
+        length = resolved.length
     }
 }
 
