@@ -4,7 +4,9 @@ import Testing
 /// `bench --cpu-share` runs the real binary in a cgroup with a CPU quota: checked by what the
 /// quota does (the process gets about that share of a core when it runs flat out) and by what it
 /// leaves behind (nothing).
-@Suite struct CPUQuotaTests {
+// Serialized: a group one test's bench makes would otherwise show up in, or vanish from, the
+// other's before-and-after listing of groups.
+@Suite(.serialized) struct CPUQuotaTests {
     static var quotaAvailable: Bool {
         getuid() == 0 && (FileManager.default.isWritableFile(atPath: "/sys/fs/cgroup/cpu/cgroup.procs")
             || ((try? String(contentsOfFile: "/sys/fs/cgroup/cgroup.controllers", encoding: .utf8))?
