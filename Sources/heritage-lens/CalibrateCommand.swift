@@ -22,7 +22,7 @@ struct Calibrate: ParsableCommand {
     @Option(help: ArgumentHelp("Folder of images of the board.", valueName: "dir"))
     var images: String?
 
-    @Option(help: ArgumentHelp("Live camera: index or /dev/videoN.", valueName: "camera"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Live camera: index or /dev/videoN.", valueName: "camera"))
     var camera: String?
 
     @Option(help: ArgumentHelp("Inner corners across x down.", valueName: "CxR"))
@@ -57,6 +57,7 @@ struct Calibrate: ParsableCommand {
         if writeBoard == nil && (images == nil) == (camera == nil) {
             throw ValidationError("give either --images DIR or --camera CAMERA")
         }
+        if let camera, let problem = CameraDevices.problem(naming: camera) { throw ValidationError(problem) }
         if views < ChessboardCalibrator.minimumViews || views > 200 {
             throw ValidationError("--views must be between \(ChessboardCalibrator.minimumViews) and 200")
         }

@@ -29,7 +29,7 @@ struct EvalFaces: ParsableCommand {
     @Option(help: ArgumentHelp("Which sequences: gentle (the eleven first ones), hard (cuts, speed, leaving at speed, noise with defocus, backlight, gamma, small faces, over photographs; look-alikes with no face) or all.", valueName: "set"))
     var set: SequenceSet = .all
 
-    @Option(help: ArgumentHelp("Seed of the hard sequences: which faces, photos and paths. Tune on one seed, report others.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed of the hard sequences: which faces, photos and paths. Tune on one seed, report others.", valueName: "n"))
     var seed: UInt64 = 11
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Photos with no face for the hard sequences' backgrounds.", valueName: "file"))

@@ -9,13 +9,13 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Send anchors as OSC over UDP to HOST:PORT: FaceOSC's messages for the first face and /heritage/… for everything (repeat for more receivers; FaceOSC templates listen on 8338). In process, with --realtime.", valueName: "host:port"))
     var osc: [String] = []
 
-    @Option(help: ArgumentHelp("Serve a viewer page, /stream.mjpg, the anchors over WebSocket (/anchors) and /metrics.json on [HOST:]PORT (host 127.0.0.1 unless named). In process, with --realtime.", valueName: "[host:]port"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Serve a viewer page, /stream.mjpg, the anchors over WebSocket (/anchors) and /metrics.json on [HOST:]PORT (host 127.0.0.1 unless named). In process, with --realtime.", valueName: "[host:]port"))
     var serve: String?
 
-    @Option(name: .customLong("stream-quality"), help: ArgumentHelp("JPEG quality of /stream.mjpg, 1-100 (default: 75). With --serve.", valueName: "q"))
+    @Option(name: .customLong("stream-quality"), parsing: .unconditional, help: ArgumentHelp("JPEG quality of /stream.mjpg, 1-100 (default: 75). With --serve.", valueName: "q"))
     var streamQualityAsked: Int?
 
-    @Option(name: .customLong("stream-fps"), help: ArgumentHelp("Most frames per second sent on /stream.mjpg (default: 15). With --serve.", valueName: "fps"))
+    @Option(name: .customLong("stream-fps"), parsing: .unconditional, help: ArgumentHelp("Most frames per second sent on /stream.mjpg (default: 15). With --serve.", valueName: "fps"))
     var streamFpsAsked: Double?
 
     var streamQuality: Int { streamQualityAsked ?? 75 }

@@ -12,7 +12,7 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Camera index (0) or device path (/dev/video0).", valueName: "camera"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Camera index (0) or device path (/dev/video0).", valueName: "camera"))
     var camera: String = "0"
 
     @Option(help: ArgumentHelp("Frame size to ask the camera for.", valueName: "WxH"))
@@ -45,7 +45,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         _ = try parsedSize()
-        if camera.isEmpty { throw ValidationError("--camera is empty; give a camera's index (0) or its device (/dev/video0); 'heritage-lens cameras' lists them") }
+        if let problem = CameraDevices.problem(naming: camera) { throw ValidationError(problem) }
         if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps must be more than 0 and at most 1000") }
     }
 

@@ -21,6 +21,16 @@ public enum CameraDevices {
             .map { "/dev/" + $0 }
     }
 
+    /// What is wrong with `name` as a camera's name given to `option`, before any device is
+    /// opened, or nil: an empty name, a negative index, or the next option taken as the value.
+    public static func problem(naming name: String, option: String = "--camera") -> String? {
+        let advice = "give a camera's index (0) or its device (/dev/video0); 'heritage-lens cameras' lists them"
+        if name.isEmpty { return "\(option) is empty; \(advice)" }
+        if let index = Int(name), index < 0 { return "\(option) \(name): camera indexes start at 0; \(advice)" }
+        if name.hasPrefix("-") { return "\(option) needs a value before \(name); \(advice)" }
+        return nil
+    }
+
     /// A camera named by index ("0") or path ("/dev/video0").
     public static func path(for name: String) -> String {
         if let index = Int(name), index >= 0 { return "/dev/video\(index)" }

@@ -134,6 +134,13 @@ struct MessageTests {
         let dir = TestPaths.scratch()
         _ = try CLI.sample(in: dir)
         try expectOneLine(["process", "in.mp4", "--stream-fps", "0"], in: dir, "--stream-fps must be more than 0 and at most 120")
+        // A negative number is the option's value, not an option: it said "Missing value".
+        try expectOneLine(["run", "--camera", "-1"], in: dir, "--camera -1: camera indexes start at 0")
+        try expectOneLine(["calibrate", "--camera", "-2"], in: dir, "--camera -2: camera indexes start at 0")
+        try expectOneLine(["run", "--camera", "--fps", "10"], in: dir, "--camera needs a value before --fps")
+        try expectOneLine(["process", "in.mp4", "--realtime", "--serve", "-5"], in: dir, "--serve -5: write PORT")
+        try expectOneLine(["process", "in.mp4", "--realtime", "--serve", "8080", "--stream-quality", "-1"], in: dir,
+                          "--stream-quality must be between 1 and 100")
         // Taken and then ignored without a server to stream from.
         try expectOneLine(["process", "in.mp4", "--realtime", "--stream-fps", "10"], in: dir, "add --serve")
         try FileManager.default.createDirectory(atPath: "\(dir)/empty", withIntermediateDirectories: true)
