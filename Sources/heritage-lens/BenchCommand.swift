@@ -130,22 +130,21 @@ struct Bench: ParsableCommand {
         let paced = pacing == .paced
         // More frames than the input has: the input again, as a looping kiosk would play it.
         let source = try VideoFileSource(path: input, options: .init(realtime: paced, loop: frames != nil))
-        let scratch = NSTemporaryDirectory() + "/heritage-lens-bench-\(getpid())"
+        let scratch = sinks ? try BenchScratch() : nil
+        defer { scratch?.remove() }
         var outputs = try OutputOptions.parse([])
-        if sinks {
-            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-            outputs = try OutputOptions.parse(["-o", scratch + "/out.mp4", "--anchors", scratch + "/anchors.jsonl"])
+        if let scratch {
+            outputs = try OutputOptions.parse(["-o", scratch.path + "/out.mp4", "--anchors", scratch.path + "/anchors.jsonl"])
         }
-        defer { if sinks { try? FileManager.default.removeItem(atPath: scratch) } }
         let assembly = PipelineAssembly(source: source, outputs: outputs, run: options, faces: faces, cards: cards,
                                         cameraName: nil, backgroundDetection: paced, preview: false,
                                         logger: .init(label: "heritage-lens.bench"))
         let configuration = try assembly.makeConfiguration(intrinsics: assembly.intrinsics())
         let recorder = BenchRecorder()
         var sinkList: [FrameSink] = [recorder]
-        if sinks {
-            sinkList.append(try VideoFileSink(path: scratch + "/out.mp4", size: source.size, framesPerSecond: source.framesPerSecond))
-            sinkList.append(try AnchorsSink(path: scratch + "/anchors.jsonl"))
+        if let scratch {
+            sinkList.append(try VideoFileSink(path: scratch.path + "/out.mp4", size: source.size, framesPerSecond: source.framesPerSecond))
+            sinkList.append(try AnchorsSink(path: scratch.path + "/anchors.jsonl"))
         }
         let metricsSink = try metricsPath.map { try MetricsSink(path: $0) }
         let pipeline = try configuration.makePipeline(source: source, sinks: sinkList, metrics: metricsSink,
