@@ -21,13 +21,13 @@ public enum CameraDevices {
             .map { "/dev/" + $0 }
     }
 
-    /// What is wrong with `name` as a camera's name given to `option`, before any device is
-    /// opened, or nil: an empty name, a negative index, or the next option taken as the value.
-    public static func problem(naming name: String, option: String = "--camera") -> String? {
+    /// What is wrong with `name` as the value of `--camera`, before any device is opened, or nil:
+    /// an empty name, a negative index, or the next option taken as the value.
+    public static func problem(naming name: String) -> String? {
         let advice = "give a camera's index (0) or its device (/dev/video0); 'heritage-lens cameras' lists them"
-        if name.isEmpty { return "\(option) is empty; \(advice)" }
-        if let index = Int(name), index < 0 { return "\(option) \(name): camera indexes start at 0; \(advice)" }
-        if name.hasPrefix("-") { return "\(option) needs a value before \(name); \(advice)" }
+        if name.isEmpty { return "--camera is empty; \(advice)" }
+        if let index = Int(name), index < 0 { return "--camera \(name): camera indexes start at 0; \(advice)" }
+        if name.hasPrefix("-") { return "--camera needs a value before \(name); \(advice)" }
         return nil
     }
 

@@ -4,28 +4,21 @@ import Foundation
 /// bench ends. A bench ended by a signal or SIGKILL cannot remove its own, so each new one removes
 /// the folders of benches that are no longer running.
 public struct BenchScratch: Sendable {
-    static let prefix = "heritage-lens-bench-"
-
     /// The folder itself.
     public let path: String
 
     /// Makes this process's folder in `parent` (the temporary folder by default), after removing
     /// those of ended benches there.
     public init(in parent: String = NSTemporaryDirectory()) throws {
-        Self.removeFoldersOfEndedBenches(in: parent)
-        path = (parent as NSString).appendingPathComponent(Self.prefix + "\(getpid())")
+        for name in BenchProcessNames.ofEndedBenches(in: parent) {
+            try? FileManager.default.removeItem(atPath: (parent as NSString).appendingPathComponent(name))
+        }
+        path = (parent as NSString).appendingPathComponent(BenchProcessNames.own)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     /// Removes the folder and what is in it.
     public func remove() {
         try? FileManager.default.removeItem(atPath: path)
-    }
-
-    static func removeFoldersOfEndedBenches(in parent: String) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(atPath: (parent as NSString).appendingPathComponent(name))
-        }
     }
 }

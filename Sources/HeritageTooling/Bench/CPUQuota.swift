@@ -38,7 +38,7 @@ public final class CPUQuota {
         self.fraction = fraction
         self.periodMicroseconds = periodMicroseconds
         let quota = max(1000, Int((fraction * Double(periodMicroseconds)).rounded()))
-        let name = "heritage-lens-bench-\(getpid())"
+        let name = BenchProcessNames.own
         let files = FileManager.default
         var limits: [(String, String)]
         if files.isWritableFile(atPath: "/sys/fs/cgroup/cpu/cgroup.procs") {
@@ -75,11 +75,7 @@ public final class CPUQuota {
     /// Groups an earlier bench left when SIGKILL ended it (nothing else does now): empty, and
     /// named after a process that is gone.
     private static func removeGroupsOfEndedBenches(in folder: String) {
-        let prefix = "heritage-lens-bench-"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            rmdir(folder + "/" + name)
-        }
+        for name in BenchProcessNames.ofEndedBenches(in: folder) { rmdir(folder + "/" + name) }
     }
 
     /// Back to where the process was, and the group removed.
