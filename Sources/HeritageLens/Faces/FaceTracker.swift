@@ -83,6 +83,12 @@ public final class FaceTracker {
         /// frame through the tone correction that verifications do not use, and run less often
         /// live, where three verifications alone dropped washed-out faces the next search found.
         public var weakStartUnfoundSearches = 2
+        /// ...unless, over at least `weakStartKeptFits` fits since it was published, the second
+        /// detector agreed on at least this share of them and as many had a middle as warm as
+        /// skin (`FaceWarmth`). A noisy face the detector scores just under its threshold on
+        /// every later frame keeps both; a patch of gravel the cascade agrees with is gray.
+        public var weakStartKeptAgreement = 0.5
+        public var weakStartKeptFits = 6
         public var doubtMemory = 3.0
         /// Consecutive frames without a fit that looks like a face a track survives (hidden).
         public var maximumMisses = 2
@@ -201,6 +207,12 @@ public final class FaceTracker {
         var verificationsMissed = 0
         /// Upright whole-frame searches since its start that did not find it.
         var searchesMissed = 0
+        /// Fits of a published weak start no detection has found since: how many, on how many the
+        /// second detector agreed, and how many had a middle as warm as skin
+        /// (`weakStartKeptAgreement`).
+        var unfoundFits = 0
+        var unfoundAgreements = 0
+        var unfoundWarmFits = 0
         /// Its look on a recent frame where it was published and whole in the frame.
         var look: FaceLook?
         /// How far its face moved between its last two accepted fits (`previousCentre` moves on
@@ -770,6 +782,16 @@ public final class FaceTracker {
             t.visible = false
         } else if score >= threshold {
             if try refuses(fitted, &t, gray: gray) { return }
+            // The evidence that keeps a weak start no detection finds again (`keepsUnfound`): a
+            // cascade ask and a colour look on each fit, paid only while it is such a track.
+            if t.startedWeak, !t.foundSinceStart, !t.awaitsSecondOpinion {
+                t.unfoundFits += 1
+                if try secondOpinionAgrees(with: fitted, of: t, in: gray) { t.unfoundAgreements += 1 }
+                if let colour, let warm = try warmth.warmth(of: fitted, in: colour.image, scale: colour.scale),
+                   warm.middle >= warmth.options.warmSurround {
+                    t.unfoundWarmFits += 1
+                }
+            }
             accept(fitted, into: &t, time: time)
             t.lastScore = score
             // A slow face whose fit scores far under what it usually does, and under what a clear
@@ -913,6 +935,14 @@ public final class FaceTracker {
             && frames < 2 * options.secondOpinionFrames
     }
 
+    /// Whether a published weak start that no detection has found again is kept: over enough of
+    /// its fits since, the second detector agreed on at least `weakStartKeptAgreement` of them
+    /// and as many had a middle as warm as skin.
+    static func keepsUnfound(fits: Int, agreements: Int, warmFits: Int, options: Options) -> Bool {
+        let share = options.weakStartKeptAgreement * Double(fits)
+        return fits >= options.weakStartKeptFits && Double(agreements) >= share && Double(warmFits) >= share
+    }
+
     private func refuse(_ t: inout Track) {
         logger.debug("track \(t.id): dropped, the second detector agreed on \(t.opinionAgreements) of \(t.fitsAwaitingOpinion) fits")
         t.misses = options.maximumMisses + 1
@@ -955,7 +985,13 @@ public final class FaceTracker {
                 if tracks[i].startedWeak, !tracks[i].foundSinceStart,
                    tracks[i].verificationsMissed >= options.weakStartUnfoundVerifications,
                    tracks[i].searchesMissed >= options.weakStartUnfoundSearches {
-                    logger.debug("track \(id): dropped, a weak start no detection has found again (\(tracks[i].verificationsMissed) verifications and \(tracks[i].searchesMissed) searches looked)")
+                    let t = tracks[i]
+                    let fits = "the second detector agreeing on \(t.unfoundAgreements) and a warm middle on \(t.unfoundWarmFits) of its \(t.unfoundFits) fits since"
+                    if Self.keepsUnfound(fits: t.unfoundFits, agreements: t.unfoundAgreements, warmFits: t.unfoundWarmFits, options: options) {
+                        logger.debug("track \(id): kept, a weak start no detection has found again, \(fits)")
+                        return
+                    }
+                    logger.debug("track \(id): dropped, a weak start no detection has found again (\(t.verificationsMissed) verifications and \(t.searchesMissed) searches looked; \(fits))")
                     dropUnconfirmed(&tracks[i])
                 }
                 return
