@@ -788,7 +788,7 @@ public final class FaceTracker {
                 t.unfoundFits += 1
                 if try secondOpinionAgrees(with: fitted, of: t, in: gray) { t.unfoundAgreements += 1 }
                 if let colour, let warm = try warmth.warmth(of: fitted, in: colour.image, scale: colour.scale),
-                   warm.middle >= warmth.options.warmSurround {
+                   warmth.hasWarmMiddle(warm) {
                     t.unfoundWarmFits += 1
                 }
             }

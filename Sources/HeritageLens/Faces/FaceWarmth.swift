@@ -50,4 +50,10 @@ public struct FaceWarmth {
     public func rulesOut(_ warmth: (middle: Double, around: Double)) -> Bool {
         warmth.around >= options.warmSurround && warmth.middle <= options.coldMiddleShare * warmth.around
     }
+
+    /// Whether the face's middle is as warm as skin: at least as warm as a surround that counts
+    /// as warm. A gray picture's never is (`FaceTracker.keepsUnfound`).
+    public func hasWarmMiddle(_ warmth: (middle: Double, around: Double)) -> Bool {
+        warmth.middle >= options.warmSurround
+    }
 }
