@@ -38,7 +38,7 @@ struct EvalCards: ParsableCommand {
             for sequence in try self.sequences.selected(built, name: \.name) {
                 let tracker = try CardTracker(cards: set, background: self.sequences.backgroundDetection,
                                               intrinsics: .assumed(for: sequence.scene.size), logger: .component("cards"))
-                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos,
+                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos, anchors: self.sequences.anchors,
                                                    tier: quality.tier, budgetMilliseconds: quality.budgetMs).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     configuration: PipelineConfiguration(cards: tracker, pose: .assumed(for: sequence.scene.size)),

@@ -120,7 +120,7 @@ struct EvalFaces: ParsableCommand {
                 }
                 let tracker = FaceTracker(detector: detector, predictor: predictor, appearance: appearance,
                                           secondOpinion: secondOpinion, background: self.sequences.backgroundDetection, logger: .component("faces"))
-                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos,
+                let (anchors, times) = try SequenceRunner(paced: self.sequences.backgroundDetection, videos: self.sequences.videos, anchors: self.sequences.anchors,
                                                    tier: quality.tier, budgetMilliseconds: quality.budgetMs).run(
                     sequence.name, scene: sequence.scene, frameCount: sequence.frameCount,
                     configuration: PipelineConfiguration(faces: tracker, pose: .assumed(for: sequence.scene.size)),

@@ -15,11 +15,15 @@ struct SequenceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Also write each sequence as <dir>/<name>.mp4 with the anchors drawn.", valueName: "dir"))
     var videos: String?
 
+    @Option(help: ArgumentHelp("Also write each sequence's anchors as <dir>/<name>.anchors.jsonl, as `process --anchors` writes them: a live run's anchors frame by frame, to compare with --export's truth.", valueName: "dir"))
+    var anchors: String?
+
     /// The outputs to check before minutes of evaluation, not after the first sequence (in
     /// `run`: a refused output exits 1, as every command's does, not 64 with the usage).
     var outputPlan: OutputPlan {
         var plan = OutputPlan()
         plan.outputFolder("--videos", videos)
+        plan.outputFolder("--anchors", anchors)
         return plan
     }
 
@@ -42,6 +46,8 @@ struct SequenceRunner {
     let paced: Bool
     /// Folder for `<name>.mp4` check videos, or nil.
     let videos: String?
+    /// Folder for `<name>.anchors.jsonl`, or nil.
+    var anchors: String? = nil
     /// The tier frames are processed at (the low tier follows cards on a smaller copy), and the
     /// frame budget of `auto` in ms (nil: one frame period).
     var tier: TierSetting = .low
@@ -56,6 +62,7 @@ struct SequenceRunner {
             configuration.anchorOverlay = Intrinsics.assumed(for: scene.size)
             sinks.append(try VideoFileSink(path: "\(videos)/\(name).mp4", size: scene.size, framesPerSecond: 30))
         }
+        if let anchors { sinks.append(try AnchorsSink(path: "\(anchors)/\(name).anchors.jsonl")) }
         let source = try SceneSource(name: name, scene: scene, frameCount: frameCount, paced: paced)
         let pipeline = try configuration.makePipeline(source: source, sinks: sinks,
                                                       options: .init(tier: tier == .high ? .high : .low),

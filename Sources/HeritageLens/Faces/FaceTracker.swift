@@ -1006,7 +1006,10 @@ public final class FaceTracker {
             // away, where the fit on a blurred face stays until the next good detection. Fast
             // is per second, since blur is: with frames dropped (`--realtime`, a slow core) a
             // face moves further between the frames taken without being more blurred.
-            if !isBlurredByMotion(tracks[i]) {
+            // Judged on the frame the detector saw too: a live result lands frames later, when a
+            // face that came back fast may have stopped, and its box, drawn while it moved, set
+            // the still face's fits off it every few frames (held-out seed 645's `leave-fast`).
+            if !isBlurredByMotion(tracks[i]), !wasBlurredByMotion(tracks[i], at: result.frameIndex) {
                 try learnBox(d.box, predicted: region, into: &tracks[i], gray: gray)
             }
             tracks[i].lastVerified = max(tracks[i].lastVerified, result.frameIndex)
@@ -1286,6 +1289,16 @@ public final class FaceTracker {
     private func isBlurredByMotion(_ t: Track) -> Bool {
         guard let frameSeconds, frameSeconds > 0 else { return false }
         return t.lastMotion.length >= blurringSpeed * t.frame.eyeDistance * frameSeconds
+    }
+
+    /// Whether the face's move into `frame` (from its accepted fit before) was fast enough to
+    /// blur it; false when it was not fitted on that frame.
+    private func wasBlurredByMotion(_ t: Track, at frame: Int) -> Bool {
+        guard let frameSeconds, frameSeconds > 0,
+              let j = t.recentCentres.lastIndex(where: { $0.frame == frame }), j > 0 else { return false }
+        let (before, then) = (t.recentCentres[j - 1], t.recentCentres[j])
+        let seconds = Double(then.frame - before.frame) * frameSeconds
+        return then.centre.distance(to: before.centre) >= blurringSpeed * t.frame.eyeDistance * seconds
     }
 
     /// The face's moves between its last four accepted fits: how far, over how many frames.

@@ -456,7 +456,11 @@ struct FaceTrackingTests {
     /// searches, turned ones in their place), and the run the same on any machine. With
     /// `workerFreeEvery` n, jobs are handed to the worker on every n-th frame only, as when its
     /// searches take longer than a frame.
-    func trackedLive(_ name: String, seed: UInt64, workerFreeEvery: Int = 1) throws -> FaceSequenceScore {
+    /// With `scheduledFirst`, each frame's jobs are handed out before its fits, as the pipeline
+    /// runs its stages (`face_detect`, then `faces`): a verification's region is then placed from
+    /// the fit of the frame before the one its detector sees.
+    func trackedLive(_ name: String, seed: UInt64, workerFreeEvery: Int = 1,
+                     scheduledFirst: Bool = false) throws -> FaceSequenceScore {
         let sequence = try HardSequences.named(name, seed: seed)
         let live = tracker(background: true, detector: try HOGFaceDetector())
         defer { live.finish() }
@@ -464,12 +468,26 @@ struct FaceTrackingTests {
         for i in 0..<sequence.frameCount {
             let gray = try HardSequences.grayFrame(of: sequence, at: i)
             let time = Double(i) / sequence.framesPerSecond
+            let due = i % workerFreeEvery == 0
+            if scheduledFirst, due { try live.scheduleDetection(on: gray, frameIndex: i) }
             let faces = try live.update(with: gray, frameIndex: i, time: time)
-            if i % workerFreeEvery == 0 { try live.scheduleDetection(on: gray, frameIndex: i) }
+            if !scheduledFirst, due { try live.scheduleDetection(on: gray, frameIndex: i) }
             while live.isDetecting { usleep(500) }
             frames.append(FrameAnchors(frame: i, time: time, size: gray.size, faces: faces))
         }
         return FaceEvaluation.score(sequence, anchors: frames)
+    }
+
+    /// Held-out seed 645's `leave-fast`, live, as the pipeline orders its stages: the face comes
+    /// back fast and stops, and a verification that ran while it moved landed once it had
+    /// stopped, when its track no longer looked blurred, and taught the track the box drawn
+    /// around the moving face. Fitted from that box, the still face's fit jumped off it every few
+    /// frames: 13-17 % of its fits above 8 % error, against 2 % inline.
+    @Test(.needsHardSet)
+    func aDetectionMadeWhileTheFaceMovedTeachesNoBoxWhenItLands() throws {
+        let score = try trackedLive("leave-fast", seed: 645, scheduledFirst: true)
+        let above = score.landmarkErrors.filter { $0 > 0.08 }.count
+        #expect(above * 20 <= score.landmarkErrors.count, "\(above) of \(score.landmarkErrors.count) fits above 8 %")
     }
 
     /// Seed 406's `leave-fast`, live: the mouth and chin of the face shown are found as a small
