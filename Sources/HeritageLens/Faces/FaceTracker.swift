@@ -1284,11 +1284,16 @@ public final class FaceTracker {
         scores(score, farUnder: usual, by: coveredMargin) || (coveredLastFrame && score < usual - coveredMargin)
     }
 
+    /// Whether a move of `distance` pixels in `seconds` blurs a face `t` (`blurringSpeed`).
+    private func blurs(_ t: Track, moving distance: Double, in seconds: Double) -> Bool {
+        distance >= blurringSpeed * t.frame.eyeDistance * seconds
+    }
+
     /// Whether the face's last move, over the time since the previous frame, is fast enough to
-    /// blur it (`blurringSpeed`); false before a track has moved or on the first frame.
+    /// blur it; false before a track has moved or on the first frame.
     private func isBlurredByMotion(_ t: Track) -> Bool {
         guard let frameSeconds, frameSeconds > 0 else { return false }
-        return t.lastMotion.length >= blurringSpeed * t.frame.eyeDistance * frameSeconds
+        return blurs(t, moving: t.lastMotion.length, in: frameSeconds)
     }
 
     /// Whether the face's move into `frame` (from its accepted fit before) was fast enough to
@@ -1297,8 +1302,7 @@ public final class FaceTracker {
         guard let frameSeconds, frameSeconds > 0,
               let j = t.recentCentres.lastIndex(where: { $0.frame == frame }), j > 0 else { return false }
         let (before, then) = (t.recentCentres[j - 1], t.recentCentres[j])
-        let seconds = Double(then.frame - before.frame) * frameSeconds
-        return then.centre.distance(to: before.centre) >= blurringSpeed * t.frame.eyeDistance * seconds
+        return blurs(t, moving: then.centre.distance(to: before.centre), in: Double(then.frame - before.frame) * frameSeconds)
     }
 
     /// The face's moves between its last four accepted fits: how far, over how many frames.
