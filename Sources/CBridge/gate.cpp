@@ -48,6 +48,9 @@ struct Slot {
     std::atomic<int32_t> working{0};
     std::atomic<int32_t> signalled{0};
     std::atomic<int32_t> paused{0};
+    // The frame thread let this thread's job through the frames (cb_gate_release): it is not
+    // paused again and a pause in progress ends. Cleared by the thread between jobs.
+    std::atomic<int32_t> released{0};
 };
 
 struct Range {
@@ -83,11 +86,13 @@ bool frame_near(int64_t now) {
            now < quiet_until.load(std::memory_order_acquire);
 }
 
-// Sleeps while a frame is in progress or announced, at most `limit` ns. Async-signal-safe.
-void wait_for_frame_end(int64_t limit) {
+// Sleeps while a frame is in progress or announced, at most `limit` ns; with `slot`, not once the
+// frame thread has released it. Async-signal-safe.
+void wait_for_frame_end(int64_t limit, const Slot *slot = nullptr) {
     int64_t now = now_ns();
     int64_t deadline = now + limit;
     while (frame_near(now)) {
+        if (slot && slot->released.load()) break;
         uint32_t seen = generation.load(std::memory_order_acquire);
         if (!frame_near(now)) break;
         int64_t until = deadline;
@@ -130,7 +135,7 @@ void on_pause_signal(int, siginfo_t *, void *context) {
         if (s->working.load(std::memory_order_acquire) && is_safe(pc) && frame_near(now_ns())) {
             s->paused.store(1, std::memory_order_release);
             pauses.fetch_add(1, std::memory_order_relaxed);
-            wait_for_frame_end(kBackstopNanoseconds);
+            wait_for_frame_end(kBackstopNanoseconds, s);
             s->paused.store(0, std::memory_order_release);
         }
     }
@@ -222,10 +227,33 @@ void cb_gate_unregister_thread(int32_t slot) {
 
 void cb_gate_set_working(int32_t slot, int32_t working) {
     if (slot < 0 || slot >= kSlots) return;
-    slots[slot].working.store(working ? 1 : 0, std::memory_order_release);
+    Slot &s = slots[slot];
+    // Sequentially consistent with cb_gate_release's stores: whichever runs first, a released
+    // thread ends up not working.
+    s.working.store(working ? 1 : 0);
+    if (working && s.released.load()) s.working.store(0);
 }
 
 void cb_gate_wait(int64_t limit_ns) { wait_for_frame_end(limit_ns); }
+
+void cb_gate_wait_slot(int32_t slot, int64_t limit_ns) {
+    wait_for_frame_end(limit_ns, slot >= 0 && slot < kSlots ? &slots[slot] : nullptr);
+}
+
+void cb_gate_release(int32_t slot) {
+    if (slot < 0 || slot >= kSlots) return;
+    Slot &s = slots[slot];
+    s.released.store(1);
+    s.working.store(0);
+    // Wakes every paused thread: the others find their frame still in progress and sleep again.
+    generation.fetch_add(1, std::memory_order_acq_rel);
+    futex(&generation, FUTEX_WAKE, INT32_MAX, nullptr);
+}
+
+void cb_gate_clear_release(int32_t slot) {
+    if (slot < 0 || slot >= kSlots) return;
+    slots[slot].released.store(0);
+}
 
 void cb_frame_expected(int64_t in_ns) {
     // Until a little after it is due: the frame thread begins it then.

@@ -27,6 +27,19 @@ public enum BackgroundThread {
         cb_gate_set_working(slot, pausable ? 1 : 0)
     }
 
+    /// From the frame thread: lets the slot's thread run on through frames (not pausable, woken
+    /// if a frame had paused it) until the thread calls `endLetThrough`, for work a frame waits for.
+    public static func letThroughFrames(_ slot: Int32) {
+        guard slot >= 0 else { return }
+        cb_gate_release(slot)
+    }
+
+    /// The slot's own thread, between jobs: frames may hold it still again.
+    public static func endLetThrough(_ slot: Int32) {
+        guard slot >= 0 else { return }
+        cb_gate_clear_release(slot)
+    }
+
     /// Runs `body` on the calling, registered thread so that a frame that begins meanwhile holds
     /// it still (where it is in OpenCV's, libjpeg's or this program's code). Only for work that
     /// takes no lock the frame thread takes.
@@ -36,6 +49,9 @@ public enum BackgroundThread {
         return try body()
     }
 
-    /// Sleeps while a frame is in progress (or announced), at most `limitNanoseconds`.
-    public static func waitForFrameEnd(limitNanoseconds: Int64) { cb_gate_wait(limitNanoseconds) }
+    /// Sleeps while a frame is in progress (or announced), at most `limitNanoseconds`; with a
+    /// slot, not once the frame thread lets that slot through (`letThroughFrames`).
+    public static func waitForFrameEnd(slot: Int32 = -1, limitNanoseconds: Int64) {
+        slot >= 0 ? cb_gate_wait_slot(slot, limitNanoseconds) : cb_gate_wait(limitNanoseconds)
+    }
 }

@@ -16,8 +16,11 @@
 #   python3 scripts/baseline/speed-error-parts.py DIR [DIR ...] [--name speed] [--anchors SUBDIR]
 #
 # Test tooling only: numpy.
-import argparse, json, sys
+import argparse, os, sys
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exported import by_truth_frame, eye_midpoint, read_lines  # noqa: E402
 
 ap = argparse.ArgumentParser(description="the parts of a fast face's landmark error")
 ap.add_argument("dirs", nargs="+", help="folders written by eval-faces --export, with NAME.anchors.jsonl")
@@ -27,12 +30,7 @@ args = ap.parse_args()
 
 
 def lines(path):
-    try:
-        with open(path) as f:
-            return [json.loads(line) for line in f]
-    except OSError as e:
-        sys.exit(f"speed-error-parts.py: {path}: {e.strerror}; give folders written by eval-faces --export "
-                 "and the anchors process wrote for them (--anchors)")
+    return read_lines(path, "speed-error-parts.py", "give folders written by eval-faces --export and the anchors process wrote for them (--anchors)")
 
 
 def complex_points(p):
@@ -48,11 +46,6 @@ def similarity(src, dst):
 
 def points(c):
     return np.stack([c.real, c.imag], 1)
-
-
-def eye_midpoint(p):
-    right, left = p[36:42].mean(0), p[42:48].mean(0)
-    return (right + left) / 2, np.linalg.norm(left - right)
 
 
 def error(fit, truth):
@@ -71,7 +64,7 @@ def pct(v):
 print(f"{'row':28} {'frames':>6} {'all':>6} {'paused':>7} {'moving':>7} {'true shape':>10} {'smoothed':>8}")
 for d in args.dirs:
     truth = lines(f"{d}/{args.name}.truth.jsonl")
-    anchors = {a["frame"]: a for a in lines(f"{d}/{args.anchors}/{args.name}.anchors.jsonl")}
+    anchors = by_truth_frame(lines(f"{d}/{args.anchors}/{args.name}.anchors.jsonl"), truth)
     faces = [{f["id"]: np.array(f["landmarks"]) for f in t["faces"]} for t in truth]
 
     def blur_at(i):

@@ -50,6 +50,13 @@ void cb_gate_unregister_thread(int32_t slot);
 void cb_gate_set_working(int32_t slot, int32_t working);
 /** Sleeps while a frame is in progress, at most `limit_ns`. */
 void cb_gate_wait(int64_t limit_ns);
+/** cb_gate_wait for a registered thread: also ends once the frame thread releases the slot. */
+void cb_gate_wait_slot(int32_t slot, int64_t limit_ns);
+/** The frame thread lets the slot's thread run on through frames until it clears the release:
+ *  not pausable (cb_gate_set_working cannot make it so), and woken if a frame had paused it. */
+void cb_gate_release(int32_t slot);
+/** The slot's own thread, between jobs: frames may pause it again. */
+void cb_gate_clear_release(int32_t slot);
 /** The frame path: a frame began / one of its stages ended / it ended. Async-signal-safe, cheap. */
 void cb_frame_began(void);
 /** A paced source: a frame will arrive in `in_ns`; background threads hold still from now until a

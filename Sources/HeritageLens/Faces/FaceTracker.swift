@@ -132,6 +132,17 @@ public final class FaceTracker {
         /// 12 frames after it was in view where inline shows it after 2 (held-out seed 488's
         /// `leave-fast`, `process --realtime`). A slower search rests as any refresh does.
         public var settlingRestShare = 1.0
+        /// Live, in the first `newSceneFrames` frames of a scene (the start, a cut) while no face
+        /// is tracked: a frame waits up to this share of the frame period for the search running
+        /// since an earlier frame, let through the frame gate (`IdleTimeWorker.awaitJob`), and
+        /// takes its faces on this frame instead of the next. A search takes most of a frame's
+        /// idle time, shared with card recognition, so it used to land two frames after the frame
+        /// it ran on: under `process --realtime` faces were first shown on frame 2-3 of a scene,
+        /// where inline shows them on frame 0-1, and that delay is what `--realtime` lost against
+        /// inline on every condition. Only then: no mask is on screen to lag, and a scene without
+        /// faces does not wait frame after frame (card recognition keeps its idle time). 0: never.
+        public var newSceneSearchWait = 0.3
+        public var newSceneFrames = 3
         public var schedule = DetectionSchedule.Options()
         /// dlib's detector has filters for faces leaning up to about 30°, but a leaning face that
         /// is also dim, washed-out or small scores under its threshold where the same face upright
@@ -265,6 +276,10 @@ public final class FaceTracker {
     private let changeMeter: RegionChangeMeter?
     /// Frame index of the last cut: detections made on frames before it show another scene.
     private var lastCut = Int.min
+    /// The first frame this tracker saw.
+    private var firstFrame: Int?
+    /// Live: the frame a batch with a search for new faces was handed to the worker on, until it lands.
+    private var newFaceSearchFrom: Int?
     private var cutNow = false
     private let worker: IdleTimeWorker<[FaceDetectionJob], [FaceDetectionResult]>
     private let plausibility: LandmarkPlausibility
@@ -465,6 +480,7 @@ public final class FaceTracker {
         }
         guard !jobs.isEmpty else { return }
         try worker.submit(jobs, on: gray, frameIndex: frameIndex)
+        if detectsInBackground && jobs.contains(where: \.findsNewFaces) { newFaceSearchFrom = frameIndex }
     }
 
     /// The whole-frame searches due now: upright, and turned ones (see `Options.rolledSearchAngle`).
@@ -517,7 +533,10 @@ public final class FaceTracker {
         slideTrials.removeAll()
         // 2. Detection results: confirm tracks, start new ones, drop tracks nobody can see.
         detectionMilliseconds = 0
-        for finished in worker.collect() {
+        waitForNewSceneSearch(frameIndex: frameIndex)
+        let landed = worker.collect()
+        if !landed.isEmpty { newFaceSearchFrom = nil }
+        for finished in landed {
             for result in finished.output {
                 detectionMilliseconds += result.milliseconds
                 if case .search = result.job { searchRest.searchLanded(submitted: result.frameIndex, landed: frameIndex) }
@@ -583,6 +602,18 @@ public final class FaceTracker {
             anchors.append(FaceAnchor(id: t.id, boundingBox: Rect(bounding: t.smoothed), landmarks: t.smoothed, pose: nil))
         }
         return anchors.sorted { $0.id < $1.id }
+    }
+
+    /// See `Options.newSceneSearchWait`.
+    private func waitForNewSceneSearch(frameIndex: Int) {
+        if firstFrame == nil { firstFrame = frameIndex }
+        guard detectsInBackground, options.newSceneSearchWait > 0, tracks.isEmpty,
+              let from = newFaceSearchFrom, from < frameIndex, let period = frameSeconds, period > 0,
+              frameIndex - max(lastCut, firstFrame ?? frameIndex) <= options.newSceneFrames else { return }
+        let start = SystemClock().nanoseconds()
+        let landed = worker.awaitJob(until: start + UInt64(period * options.newSceneSearchWait * 1e9))
+        let waited = Double(SystemClock().nanoseconds() - start) / 1e6
+        logger.debug("waited \(String(format: "%.1f", waited)) ms for the search from frame \(from)\(landed ? "" : ", still running")")
     }
 
     /// The frame a landmark fit on `gray` reads (`landmarkGray`).

@@ -83,6 +83,13 @@ public final class IdleTimeWorker<Job, Output> {
     /// The jobs finished since the last call (in `beside` mode, after waiting for the one running).
     public func collect() -> [Finished] { core.collect() }
 
+    /// Idle-time mode, from the frame thread: lets the job running through the frame in progress
+    /// and waits for it until `deadline` (the system clock's nanoseconds). True when no job is
+    /// left running. A job still running at the deadline stays let through to its end, as a
+    /// starved one is.
+    @discardableResult
+    public func awaitJob(until deadline: UInt64) -> Bool { core.awaitJob(until: deadline) }
+
     /// Ends the thread and joins it; a job in progress is finished first. Calling it again does
     /// nothing.
     public func finish() {
@@ -191,6 +198,20 @@ public final class IdleTimeWorker<Job, Output> {
             return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
         }
 
+        func awaitJob(until deadline: UInt64) -> Bool {
+            condition.withLock {
+                guard background, pendingFrame != nil else { return pendingFrame == nil }
+                letThrough = true
+                BackgroundThread.letThroughFrames(gateSlot)
+                while pendingFrame != nil && failure == nil {
+                    let now = SystemClock().nanoseconds()
+                    guard now < deadline else { break }
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+                }
+                return pendingFrame == nil
+            }
+        }
+
         func collect() -> [Finished] {
             condition.withLock {
                 if mode == .beside { while pendingFrame != nil && failure == nil { condition.wait() } }
@@ -221,10 +242,13 @@ public final class IdleTimeWorker<Job, Output> {
                     condition.unlock()
                     return
                 }
+                // Under the lock, so that a release `awaitJob` makes for this job comes after it.
+                // Not pausable here: a frame cannot hold the thread still inside the lock.
+                if idle { BackgroundThread.endLetThrough(slot) }
                 let exempt = letThrough
                 condition.unlock()
                 // Woken by a frame's submit: wait for that frame to end rather than run inside it.
-                if idle && !exempt { BackgroundThread.waitForFrameEnd(limitNanoseconds: gateLimitNanoseconds) }
+                if idle && !exempt { BackgroundThread.waitForFrameEnd(slot: slot, limitNanoseconds: gateLimitNanoseconds) }
                 let start = threadCPUNanoseconds()
                 // Pausable only inside the work: never while holding `condition`, which the frame
                 // thread takes too.
@@ -242,7 +266,8 @@ public final class IdleTimeWorker<Job, Output> {
                     pendingFrame = nil
                     pendingJob = nil
                     letThrough = false
-                    if mode == .beside { condition.broadcast() }
+                    // `collect` in beside mode and `awaitJob` wait for this.
+                    condition.broadcast()
                 }
             }
         }
