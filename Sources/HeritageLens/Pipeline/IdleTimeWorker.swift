@@ -4,11 +4,11 @@ import HeritageCore
 /// Runs one kind of detection work on a frame's gray image: inline on the caller's thread
 /// (deterministic, for `process`), or on a background thread at nice 10 that the `FrameGate` keeps
 /// still while a frame is in progress, so that it works in the time between frames (live runs) and
-/// never delays a frame. Should a job wait longer than `starvationLimit` while getting almost no
-/// CPU (the frame path itself busy all the time, on a machine too slow for the input), it is let
-/// through the gate until it is done: late detection beats none. A job that is slow but making
-/// progress in the gaps (a slow core's search takes seconds) is not starved and stays out of the
-/// frames.
+/// delays no frame that does not ask to wait for it (`awaitJob`). Should a job wait longer than
+/// `starvationLimit` while getting almost no CPU (the frame path itself busy all the time, on a
+/// machine too slow for the input), it is let through the gate until it is done: late detection
+/// beats none. A job that is slow but making progress in the gaps (a slow core's search takes
+/// seconds) is not starved and stays out of the frames.
 ///
 /// `work` may be paused anywhere in its own code, so it must not take a lock the frame thread
 /// takes (no logging from it).
