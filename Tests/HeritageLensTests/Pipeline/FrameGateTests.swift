@@ -86,7 +86,7 @@ import Testing
     /// search) runs on through that frame. Another thread marks stage boundaries every 0.2 ms
     /// meanwhile: a job still held still by them runs only between a backstop's end and the next
     /// boundary, about 3 % of the time (60 ms of work took 1.9 s so), where a job let through
-    /// has its core (about 70 ms here, 0.6 s at a tenth of a core).
+    /// has its core (about 70 ms here).
     @Test func aJobTheFrameWaitsForRunsThroughIt() throws {
         let started = StartFlag()
         let picture = try Image(width: 640, height: 480)
