@@ -85,7 +85,7 @@ import Testing
     /// A job the frame thread waits for (`awaitJob`, as the face tracker does for a new scene's
     /// search) runs on through that frame. Another thread marks stage boundaries every 0.2 ms
     /// meanwhile: a job still held still by them runs only between a backstop's end and the next
-    /// boundary, about 3 % of the time (60 ms of work took 1.9 s so), where a job let through
+    /// boundary, about 3 % of the time (30 ms of work took about 1 s so), where a job let through
     /// has its core (about 70 ms here).
     @Test func aJobTheFrameWaitsForRunsThroughIt() throws {
         let started = StartFlag()
