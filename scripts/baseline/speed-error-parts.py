@@ -11,7 +11,10 @@
 # - with the true shape placed where the fit's similarity (position, size, turn) puts it: what
 #   is left when only the fit's pose is wrong;
 # - after smoothing over frames the fit's shape in its own frame, and its size and turn (one-pole
-#   filters, causal): what a steadier fit would give.
+#   filters, causal): what a steadier fit would give;
+# - on the first frame after the face turned back (its step from the frame before points against
+#   the step before it), and how far the anchors sit behind the face along its step, in eye
+#   distances, over the frames in full motion (negative: ahead of it).
 #
 #   python3 scripts/baseline/speed-error-parts.py DIR [DIR ...] [--name speed] [--anchors SUBDIR]
 #
@@ -54,14 +57,18 @@ def error(fit, truth):
 
 
 totals = {}
-WIDTHS = (6, 7, 7, 10, 8)
+WIDTHS = (6, 7, 7, 10, 8, 10)
 
 
 def pct(v):
     return f"{100 * np.mean(v):.2f}%" if v else "-"
 
 
-print(f"{'row':28} {'frames':>6} {'all':>6} {'paused':>7} {'moving':>7} {'true shape':>10} {'smoothed':>8}")
+def signed(v):
+    return f"{np.mean(v):+.3f}" if v else "-"
+
+
+print(f"{'row':28} {'frames':>6} {'all':>6} {'paused':>7} {'moving':>7} {'true shape':>10} {'smoothed':>8} {'first back':>10} {'behind':>7}")
 for d in args.dirs:
     truth = lines(f"{d}/{args.name}.truth.jsonl")
     anchors = by_truth_frame(lines(f"{d}/{args.anchors}/{args.name}.anchors.jsonl"), truth)
@@ -75,7 +82,14 @@ for d in args.dirs:
                  for k in faces[i] if k in faces[i - 1] and k in faces[i + 1]]
         return max(moves) * 0.25 if moves else None
 
-    tracks = {}  # truth face id -> [(true, fit, blur)]
+    def steps(i, key):
+        """The face's eye-midpoint step onto frame i and the step before it, when both exist."""
+        if i < 2 or any(key not in faces[j] for j in (i - 2, i - 1)):
+            return None, None
+        m = [eye_midpoint(faces[j][key])[0] for j in (i - 2, i - 1, i)]
+        return m[2] - m[1], m[1] - m[0]
+
+    tracks = {}  # truth face id -> [(true, fit, blur, step, turned back)]
     for i, t in enumerate(truth):
         a = anchors.get(i)
         if not a:
@@ -95,21 +109,28 @@ for d in args.dirs:
                 continue
             fit = free.pop(j)
             if (true >= 1).all() and (true[:, 0] < w - 1).all() and (true[:, 1] < h - 1).all():
-                tracks.setdefault(key, []).append((true, fit, blur_at(i)))
+                step, before = steps(i, key)
+                turned = step is not None and float(step @ before) < 0
+                tracks.setdefault(key, []).append((true, fit, blur_at(i), step, turned))
     rows = [r for key in sorted(tracks) for r in tracks[key]]
     if not rows:
         print(f"{d:28} no face found")
         continue
-    blurs = np.array([b for _, _, b in rows if b is not None])
+    blurs = np.array([r[2] for r in rows if r[2] is not None])
     median = np.median(blurs) if len(blurs) else 0
-    plain, paused, moving, true_shape, smoothed = [], [], [], [], []
-    for true, fit, blur, first in ((*r, n == 0) for key in sorted(tracks) for n, r in enumerate(tracks[key])):
+    plain, paused, moving, true_shape, smoothed, turned_back, behind = [], [], [], [], [], [], []
+    for true, fit, blur, step, turned, first in ((*r, n == 0) for key in sorted(tracks) for n, r in enumerate(tracks[key])):
         if first:
             reference, shape, log_size = fit, None, None
         e = error(fit, true)
         plain.append(e)
         if blur is not None:
             (paused if blur < 0.6 * median else moving).append(e)
+        if turned:
+            turned_back.append(e)
+        if blur is not None and blur >= 0.6 * median and step is not None and np.linalg.norm(step) > 0:
+            middle, eyes = eye_midpoint(true)
+            behind.append(float((middle - eye_midpoint(fit)[0]) @ step) / np.linalg.norm(step) / eyes)
         a, s_mean, d_mean = similarity(true, fit)
         true_shape.append(error(points(a * (complex_points(true) - s_mean) + d_mean), true))
         # The fit as a similarity of the first fit times a shape in that first fit's frame.
@@ -119,10 +140,11 @@ for d in args.dirs:
         log_size = np.log(a) if log_size is None else 0.85 * log_size + 0.15 * np.log(a)
         smoothed.append(error(points(np.exp(log_size) * shape + d_mean), true))
 
-    parts = (plain, paused, moving, true_shape, smoothed)
+    parts = (plain, paused, moving, true_shape, smoothed, turned_back, behind)
     for k, part in enumerate(parts):
         totals.setdefault(k, []).extend(part)
-    print(f"{d[-28:]:28} {len(plain):6} " + " ".join(f"{pct(v):>{w}}" for v, w in zip(parts, WIDTHS)))
+    print(f"{d[-28:]:28} {len(plain):6} " + " ".join(f"{pct(v):>{w}}" for v, w in zip(parts, WIDTHS))
+          + f" {signed(behind):>7}")
 if len(args.dirs) > 1 and totals:
     print(f"{'every frame of these rows':28} {len(totals[0]):6} "
-          + " ".join(f"{pct(totals[k]):>{w}}" for k, w in zip(range(5), WIDTHS)))
+          + " ".join(f"{pct(totals[k]):>{w}}" for k, w in zip(range(6), WIDTHS)) + f" {signed(totals[6]):>7}")

@@ -12,11 +12,17 @@ public struct OneEuroFilter: Sendable {
         public var beta: Double = 0.0
         /// Cutoff (Hz) of the speed estimate itself.
         public var derivativeCutoff: Double = 1.0
+        /// A sample this far from the last output per second (in `unit`s) passes through as it is.
+        /// The speed estimate lags a sudden move (a face turning back), and the filter then holds
+        /// the output where the motion was going: a step no jitter makes is motion, not noise.
+        public var passThroughSpeed: Double = .infinity
 
-        public init(minCutoff: Double = 1.0, beta: Double = 0.0, derivativeCutoff: Double = 1.0) {
+        public init(minCutoff: Double = 1.0, beta: Double = 0.0, derivativeCutoff: Double = 1.0,
+                    passThroughSpeed: Double = .infinity) {
             self.minCutoff = minCutoff
             self.beta = beta
             self.derivativeCutoff = derivativeCutoff
+            self.passThroughSpeed = passThroughSpeed
         }
     }
 
@@ -54,7 +60,7 @@ public struct OneEuroFilter: Sendable {
         let aD = Self.smoothingFactor(cutoff: options.derivativeCutoff, interval: dt)
         let smoothedDerivative = previousDerivative + aD * (derivative - previousDerivative)
         let cutoff = options.minCutoff + options.beta * abs(smoothedDerivative) / unit
-        let a = Self.smoothingFactor(cutoff: cutoff, interval: dt)
+        let a = abs(derivative) / unit >= options.passThroughSpeed ? 1 : Self.smoothingFactor(cutoff: cutoff, interval: dt)
         let result = last + a * (value - last)
         previous = result
         previousDerivative = smoothedDerivative

@@ -158,8 +158,13 @@ public final class FaceTracker {
         public var rolledSearchEvery = 4
         public var rolledRefreshEvery = 4
         public var plausibility = LandmarkPlausibility.Options()
-        /// Landmark smoothing; `beta` is per eye distance per second.
-        public var smoothing = OneEuroFilter.Options(minCutoff: 1.2, beta: 20, derivativeCutoff: 3.0)
+        /// Landmark smoothing; `beta` and `passThroughSpeed` are per eye distance per second. A
+        /// step of 4.5 (0.15 of an eye distance a frame at 30 fps, where `slowMotion` ends) is
+        /// shown as fitted: the speed estimate lags a fast face that turns back, and held its
+        /// anchors up to a ninth of an eye distance behind it (docs/faces.md, Smoothing that
+        /// follows a fast face).
+        public var smoothing = OneEuroFilter.Options(minCutoff: 1.2, beta: 20, derivativeCutoff: 3.0,
+                                                     passThroughSpeed: 4.5)
 
         public init() {}
     }

@@ -35,6 +35,31 @@ import Testing
         #expect(lag(beta: 1) < lag(beta: 0) / 4)
     }
 
+    /// A face turning back at 25 px a frame: the speed estimate still says "the other way", the
+    /// cutoff drops and the output stays a pixel or more behind for two frames.
+    @Test func aStepFasterThanThePassThroughSpeedIsNotHeldBack() {
+        func output(passThrough: Double) -> [Double] {
+            var f = OneEuroFilter(options: .init(minCutoff: 1.2, beta: 20, derivativeCutoff: 3, passThroughSpeed: passThrough))
+            let there: [Double] = (0..<20).map { 25.0 * Double($0) }
+            let back: [Double] = (1...5).map { 475 - 25.0 * Double($0) }
+            var out: [Double] = []
+            for (i, x) in (there + back).enumerated() { out.append(f.filter(x, at: Double(i) / 30, unit: 60)) }
+            return out
+        }
+        let turned = Array(output(passThrough: 4.5).suffix(5)), held = Array(output(passThrough: .infinity).suffix(5))
+        let truth: [Double] = (1...5).map { 475 - 25.0 * Double($0) }
+        #expect(turned == truth)
+        #expect(abs(held[0] - truth[0]) > 1)
+        // A still face's jitter (a pixel a frame at 60 px between the eyes is 0.5 a second) is
+        // smoothed as before.
+        var a = OneEuroFilter(options: .init(minCutoff: 1.2, beta: 20, derivativeCutoff: 3, passThroughSpeed: 4.5))
+        var b = OneEuroFilter(options: .init(minCutoff: 1.2, beta: 20, derivativeCutoff: 3))
+        for i in 0..<60 {
+            let x = 100 + (i % 2 == 0 ? 0.5 : -0.5)
+            #expect(a.filter(x, at: Double(i) / 30, unit: 60) == b.filter(x, at: Double(i) / 30, unit: 60))
+        }
+    }
+
     @Test func smoothingFactorMatchesThePaper() {
         // alpha = 1 / (1 + tau / Te), tau = 1 / (2 pi fc)
         let a = OneEuroFilter.smoothingFactor(cutoff: 1, interval: 1.0 / 30)
