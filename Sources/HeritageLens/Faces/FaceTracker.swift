@@ -143,6 +143,18 @@ public final class FaceTracker {
         /// faces does not wait frame after frame (card recognition keeps its idle time). 0: never.
         public var newSceneSearchWait = 0.3
         public var newSceneFrames = 3
+        /// Live, on a scene's first frame (the start, a cut) while no face is in view: that frame
+        /// waits up to this share of the frame period for the search handed out on it, so a face
+        /// in view from the scene's start is shown on its first frame as inline. With only
+        /// `newSceneSearchWait` the search that started on frame 0 landed on frame 1 at the
+        /// earliest (the larger sizes' part costs 17-28 ms of CPU here, more than 0.3 of a period)
+        /// and mostly on frame 2: a face in view from the start was missed on its first two
+        /// frames, what `--realtime` lost against inline on every condition. Once a scene: a
+        /// scene without faces waits for one search, not frame after frame, and three quarters
+        /// of a period leaves the rest of the frame path (5 ms here) its quarter. 0: never.
+        public var newSceneOwnSearchWait = 0.75
+        /// The frame period assumed for a run's first frame, whose period is not known yet.
+        public var firstFramePeriod = 1.0 / 30
         public var schedule = DetectionSchedule.Options()
         /// dlib's detector has filters for faces leaning up to about 30°, but a leaning face that
         /// is also dim, washed-out or small scores under its threshold where the same face upright
@@ -609,14 +621,26 @@ public final class FaceTracker {
         return anchors.sorted { $0.id < $1.id }
     }
 
-    /// See `Options.newSceneSearchWait`.
+    /// See `Options.newSceneSearchWait` and `Options.newSceneOwnSearchWait`.
     private func waitForNewSceneSearch(frameIndex: Int) {
         if firstFrame == nil { firstFrame = frameIndex }
-        guard detectsInBackground, options.newSceneSearchWait > 0, tracks.isEmpty,
-              let from = newFaceSearchFrom, from < frameIndex, let period = frameSeconds, period > 0,
-              frameIndex - max(lastCut, firstFrame ?? frameIndex) <= options.newSceneFrames else { return }
+        guard detectsInBackground, let from = newFaceSearchFrom else { return }
+        let sceneStart = max(lastCut, firstFrame ?? frameIndex)
+        let share: Double
+        if from == frameIndex, frameIndex == sceneStart, options.newSceneOwnSearchWait > 0,
+           !tracks.contains(where: \.visible) {
+            // A cut's frame still holds the tracks of the scene before it, each dropped by now.
+            share = options.newSceneOwnSearchWait
+        } else if options.newSceneSearchWait > 0, tracks.isEmpty, from < frameIndex,
+                  frameIndex - sceneStart <= options.newSceneFrames {
+            share = options.newSceneSearchWait
+        } else {
+            return
+        }
+        let period = frameSeconds ?? options.firstFramePeriod
+        guard period > 0 else { return }
         let start = SystemClock().nanoseconds()
-        let landed = worker.awaitJob(until: start + UInt64(period * options.newSceneSearchWait * 1e9))
+        let landed = worker.awaitJob(until: start + UInt64(period * share * 1e9))
         let waited = Double(SystemClock().nanoseconds() - start) / 1e6
         logger.debug("waited \(String(format: "%.1f", waited)) ms for the search from frame \(from)\(landed ? "" : ", still running")")
     }

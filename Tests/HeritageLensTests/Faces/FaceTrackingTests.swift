@@ -202,6 +202,34 @@ struct FaceTrackingTests {
         #expect(try firstFacesFoundInTheBackground(on: scene, frames: 200).count == 1)
     }
 
+    /// Live, a scene's first frame waits for the search handed out on it, so a face in view from
+    /// the start is shown on that frame, as inline. The wait here is long enough for a debug
+    /// build's search on a busy machine; a release build's takes 17-28 ms of the 25 ms it gets.
+    @Test func aFaceInViewFromTheStartIsShownOnTheFirstFrameLive() throws {
+        let (image, truth) = try portrait()
+        let eye = FaceFrame(landmarks: truth)
+        // Eyes 70 px apart: a size the first part of a split search (the larger faces) finds.
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
+            .init(name: "face", image: image) { _ in
+                .similarity(pivot: eye.eyeMidpoint, scale: 70 / eye.eyeDistance, angle: 0, position: Point2(320, 220))
+            },
+        ])
+        let gray = Image(), frame = try Image(width: 640, height: 480)
+        try scene.render(frame: 0, into: frame)
+        try frame.convertToGray(into: gray)
+        func firstFrameFaces(ownSearchWait: Double) throws -> Int {
+            var options = FaceTracker.Options()
+            options.newSceneOwnSearchWait = ownSearchWait
+            let live = tracker(background: true, detector: try HOGFaceDetector(), options: options)
+            defer { live.finish() }
+            try live.scheduleDetection(on: gray, frameIndex: 0)
+            return try live.update(with: gray, frameIndex: 0, time: 0).count
+        }
+        #expect(try firstFrameFaces(ownSearchWait: 1800) == 1)
+        // Without the wait the search cannot have landed by then: what the test tells apart.
+        #expect(try firstFrameFaces(ownSearchWait: 0) == 0)
+    }
+
     /// A live search lands frames after the frame it ran on; a face crossing the frame has moved
     /// on by then, and its track starts where the face is now (followed there by optical flow),
     /// not where the search saw it.
