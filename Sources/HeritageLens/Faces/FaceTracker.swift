@@ -147,7 +147,7 @@ public final class FaceTracker {
         /// waits up to this share of the frame period for the search handed out on it, so a face
         /// in view from the scene's start is shown on its first frame as inline. With only
         /// `newSceneSearchWait` the search that started on frame 0 landed on frame 1 at the
-        /// earliest (the larger sizes' part costs 17-28 ms of CPU here, more than 0.3 of a period)
+        /// earliest (the larger sizes' part costs 15-28 ms of CPU here, more than 0.3 of a period)
         /// and mostly on frame 2: a face in view from the start was missed on its first two
         /// frames, what `--realtime` lost against inline on every condition. Once a scene: a
         /// scene without faces waits for one search, not frame after frame, and three quarters
