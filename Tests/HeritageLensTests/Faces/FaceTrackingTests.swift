@@ -204,16 +204,11 @@ struct FaceTrackingTests {
 
     /// Live, a scene's first frame waits for the search handed out on it, so a face in view from
     /// the start is shown on that frame, as inline. The wait here is long enough for a debug
-    /// build's search on a busy machine; a release build's takes 17-28 ms of the 25 ms it gets.
+    /// build's search on a busy machine; a release build's takes 15-28 ms of the 25 ms it gets.
     @Test func aFaceInViewFromTheStartIsShownOnTheFirstFrameLive() throws {
-        let (image, truth) = try portrait()
-        let eye = FaceFrame(landmarks: truth)
         // Eyes 70 px apart: a size the first part of a split search (the larger faces) finds.
-        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
-            .init(name: "face", image: image) { _ in
-                .similarity(pivot: eye.eyeMidpoint, scale: 70 / eye.eyeDistance, angle: 0, position: Point2(320, 220))
-            },
-        ])
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480),
+                                       layers: [try portraitLayer(eyeDistance: 70) { _ in Point2(320, 220) }])
         let gray = Image(), frame = try Image(width: 640, height: 480)
         try scene.render(frame: 0, into: frame)
         try frame.convertToGray(into: gray)
@@ -273,12 +268,12 @@ struct FaceTrackingTests {
     // the landmark predictor still returns a plausible shape there, and only the per-frame
     // appearance check can tell. Each loses its track within 3 frames.
 
-    /// The portrait at eye distance 50 px, placed by `position(i)` (nil: not in the frame).
-    func portraitLayer(_ position: @escaping (Int) -> Point2?) throws -> SyntheticScene.Layer {
+    /// The portrait with its eyes `eyeDistance` px apart, placed by `position(i)` (nil: not in the frame).
+    func portraitLayer(eyeDistance: Double = 50, _ position: @escaping (Int) -> Point2?) throws -> SyntheticScene.Layer {
         let (image, truth) = try portrait()
         let eye = FaceFrame(landmarks: truth)
         return .init(name: "face", image: image) { i in
-            position(i).map { .similarity(pivot: eye.eyeMidpoint, scale: 50 / eye.eyeDistance, angle: 0, position: $0) }
+            position(i).map { .similarity(pivot: eye.eyeMidpoint, scale: eyeDistance / eye.eyeDistance, angle: 0, position: $0) }
         }
     }
 
