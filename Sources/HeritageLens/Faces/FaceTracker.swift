@@ -150,9 +150,13 @@ public final class FaceTracker {
         /// earliest (the larger sizes' part costs 15-28 ms of CPU here, more than 0.3 of a period)
         /// and mostly on frame 2: a face in view from the start was missed on its first two
         /// frames, what `--realtime` lost against inline on every condition. Once a scene: a
-        /// scene without faces waits for one search, not frame after frame, and three quarters
-        /// of a period leaves the rest of the frame path (5 ms here) its quarter. 0: never.
-        public var newSceneOwnSearchWait = 0.75
+        /// scene without faces waits for one search, not frame after frame. Up to a whole
+        /// period, as that part can take most of one (above; three quarters of a period, 25 ms,
+        /// cut its slower runs short and left them to land on the next frame): the frame
+        /// then ends the rest of its path (5 ms here) after the next one is due, and a paced
+        /// source skips a frame only when it is a whole period late, so no frame is lost for it.
+        /// 0: never.
+        public var newSceneOwnSearchWait = 1.0
         /// The frame period assumed for a run's first frame, whose period is not known yet.
         public var firstFramePeriod = 1.0 / 30
         public var schedule = DetectionSchedule.Options()

@@ -204,7 +204,7 @@ struct FaceTrackingTests {
 
     /// Live, a scene's first frame waits for the search handed out on it, so a face in view from
     /// the start is shown on that frame, as inline. The wait here is long enough for a debug
-    /// build's search on a busy machine; a release build's takes 15-28 ms of the 25 ms it gets.
+    /// build's search on a busy machine; a release build's takes 15-28 ms of the 33 ms it gets.
     @Test func aFaceInViewFromTheStartIsShownOnTheFirstFrameLive() throws {
         // Eyes 70 px apart: a size the first part of a split search (the larger faces) finds.
         let scene = try SyntheticScene(size: Size(width: 640, height: 480),
