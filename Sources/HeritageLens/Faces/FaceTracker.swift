@@ -151,12 +151,12 @@ public final class FaceTracker {
         /// and mostly on frame 2: a face in view from the start was missed on its first two
         /// frames, what `--realtime` lost against inline on every condition. Once a scene: a
         /// scene without faces waits for one search, not frame after frame. Up to a whole
-        /// period, as that part can take most of one (above; three quarters of a period, 25 ms,
-        /// cut its slower runs short and left them to land on the next frame): the frame
-        /// then ends the rest of its path (5 ms here) after the next one is due, and a paced
-        /// source skips a frame only when it is a whole period late: a cut's next frame is taken
-        /// late, not lost (a run's first frame, slower, cost its next one in 15 of 360 runs of
-        /// held-out seeds 761-800). 0: never.
+        /// period, as that part can take most of one (above), and a shorter wait leaves its
+        /// slower runs to land on the next frame. The frame then ends the rest of its path
+        /// (5 ms here) after the next one is due, which a paced source takes late rather than
+        /// skipping (it skips only frames a whole period late); a run's first frame, which also
+        /// pays the run's first allocations, sometimes costs its next one (docs/faces.md).
+        /// 0: never.
         public var newSceneOwnSearchWait = 1.0
         /// The frame period assumed for a run's first frame, whose period is not known yet.
         public var firstFramePeriod = 1.0 / 30
