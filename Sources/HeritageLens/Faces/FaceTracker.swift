@@ -330,6 +330,9 @@ public final class FaceTracker {
     /// Time between this frame and the last one followed (nil on the first).
     private var frameSeconds: Double?
     private var lastFrameTime: Double?
+    /// The source's frame period, which a live wait is a share of (not `frameSeconds`, two
+    /// periods long after a skipped frame).
+    private var framePeriod = FramePeriodEstimate()
     /// The last frame's gray copy while faces are tracked: where a face's look went since.
     private var previousGray: Image?
     /// Frames of box centres kept per track for late detections.
@@ -538,6 +541,7 @@ public final class FaceTracker {
         self.frameIndex = frameIndex
         frameSeconds = lastFrameTime.map { time - $0 }
         lastFrameTime = time
+        if let frameSeconds { framePeriod.record(gap: frameSeconds) }
         logger[metadataKey: "frame"] = "\(frameIndex)"
         // 1. Follow every visible track with one landmark fit placed from its last landmarks.
         for i in tracks.indices {
@@ -642,12 +646,13 @@ public final class FaceTracker {
         } else {
             return
         }
-        let period = frameSeconds ?? options.firstFramePeriod
+        let period = framePeriod.period ?? options.firstFramePeriod
         guard period > 0 else { return }
         let start = SystemClock().nanoseconds()
-        let landed = worker.awaitJob(until: start + UInt64(period * share * 1e9))
+        let limit = period * share
+        let landed = worker.awaitJob(until: start + UInt64(limit * 1e9))
         let waited = Double(SystemClock().nanoseconds() - start) / 1e6
-        logger.debug("waited \(String(format: "%.1f", waited)) ms for the search from frame \(from)\(landed ? "" : ", still running")")
+        logger.debug("waited \(String(format: "%.1f", waited)) ms (up to \(String(format: "%.1f", limit * 1e3))) for the search from frame \(from)\(landed ? "" : ", still running")")
     }
 
     /// The frame a landmark fit on `gray` reads (`landmarkGray`).
