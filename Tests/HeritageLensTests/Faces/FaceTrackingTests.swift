@@ -225,6 +225,44 @@ struct FaceTrackingTests {
         #expect(try firstFrameFaces(ownSearchWait: 0) == 0)
     }
 
+    /// Live, a frame that follows skipped ones waits by the source's period, not by the gap the
+    /// skip left: a cut's first frame 100 s after one that came 1 ms after the first may wait
+    /// 1 ms, less than any search of a 640x480 frame takes, so its face is not shown on it yet;
+    /// from a source whose period is 100 s the same frame waits for its search and shows it.
+    @Test func aFrameAfterASkipWaitsByTheSourcesPeriodNotByTheGap() throws {
+        let before = try Image(contentsOf: try #require(TestPaths.debianAsset("coffee.png")))
+        try before.normalizeToBGR()
+        let cut = 2
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
+            .init(name: "before the cut", image: before) { i in
+                i < cut ? .similarity(pivot: Point2(200, 200), scale: 1.3, angle: 0, position: Point2(320, 240)) : nil
+            },
+            try portraitLayer(eyeDistance: 70) { $0 >= cut ? Point2(320, 220) : nil },
+        ])
+        let frame = try Image(width: 640, height: 480)
+        let grays = try (0...cut).map { i in
+            try scene.render(frame: i, into: frame)
+            let gray = Image()
+            try frame.convertToGray(into: gray)
+            return gray
+        }
+        func facesOnTheCutsFrame(times: [Double]) throws -> Int {
+            let live = tracker(background: true, detector: try HOGFaceDetector())
+            defer { live.finish() }
+            for i in 0..<cut {
+                try live.scheduleDetection(on: grays[i], frameIndex: i)
+                _ = try live.update(with: grays[i], frameIndex: i, time: times[i])
+                // The cut's frame then hands out its own search to an idle worker.
+                while live.isDetecting { usleep(1000) }
+            }
+            try live.scheduleDetection(on: grays[cut], frameIndex: cut)
+            return try live.update(with: grays[cut], frameIndex: cut, time: times[cut]).count
+        }
+        #expect(try facesOnTheCutsFrame(times: [0, 0.001, 100]) == 0)
+        // What tells the two apart is the period alone: the same frames, waited for.
+        #expect(try facesOnTheCutsFrame(times: [0, 100, 200]) == 1)
+    }
+
     /// A live search lands frames after the frame it ran on; a face crossing the frame has moved
     /// on by then, and its track starts where the face is now (followed there by optical flow),
     /// not where the search saw it.
