@@ -65,6 +65,8 @@ public struct FaceDetectionResult: Sendable {
     public var detections: [FaceDetection]
     /// Thread CPU time the job took.
     public var milliseconds: Double
+    /// Wall time it took: longer than its CPU time where the worker waits for a share of a core.
+    public var wallMilliseconds: Double = 0
     /// Live only: the frame a search or recovery found faces on, for following them from there
     /// to the frame their result is taken on.
     public var searched: Image? = nil

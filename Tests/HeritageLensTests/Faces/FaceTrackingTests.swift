@@ -263,6 +263,58 @@ struct FaceTrackingTests {
         #expect(try facesOnTheCutsFrame(times: [0, 100, 200]) == 1)
     }
 
+    /// Live, while a face that left at the edge is awaited, each frame waits for its own search
+    /// and takes its result there, so the face coming back is shown on the frame a search first
+    /// sees it, as inline; without the wait each search lands on the next frame. (Periods of
+    /// 100 s: the wait is never cut short by a slow search.)
+    @Test func whileAFaceThatLeftIsAwaitedEachFrameTakesItsOwnSearchLive() throws {
+        // In view for 10 frames, out to the right at 25 px a frame (its track dropped on frame
+        // 22), away, then back from the right at 25 px a frame from frame 31; over a photograph,
+        // so that neither is a cut (on black a face coming or going changes the whole frame).
+        let back = 31
+        let photo = try Image(contentsOf: try #require(TestPaths.debianAsset("coffee.png")))
+        try photo.normalizeToBGR()
+        let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [
+            .init(name: "photograph", image: photo) { _ in
+                .similarity(pivot: Point2(200, 200), scale: 1.3, angle: 0, position: Point2(320, 240))
+            },
+            try portraitLayer { i in
+                i < 10 ? Point2(320, 220) : i < 26 ? Point2(320 + 25 * Double(i - 9), 220)
+                    : i < back ? nil : Point2(720 - 25 * Double(i - back), 220)
+            },
+        ], effects: .init(noiseSigma: 3))
+        let frame = try Image(width: 640, height: 480)
+        let grays = try (0...back + 14).map { i in
+            try scene.render(frame: i, into: frame)
+            let gray = Image()
+            try frame.convertToGray(into: gray)
+            return gray
+        }
+        let awaited = 24..<back
+        func run(returnSearchWait: Double) throws -> (shown: [Int], ownSearchesTaken: Int) {
+            var options = FaceTracker.Options()
+            options.returnSearchWait = returnSearchWait
+            let live = tracker(background: true, detector: try HOGFaceDetector(), options: options)
+            defer { live.finish() }
+            var shown: [Int] = [], ownSearchesTaken = 0
+            for i in grays.indices {
+                // Each frame hands out its own search to an idle worker.
+                while live.isDetecting { usleep(1000) }
+                try live.scheduleDetection(on: grays[i], frameIndex: i)
+                shown.append(try live.update(with: grays[i], frameIndex: i, time: 100 * Double(i)).count)
+                if awaited.contains(i), !live.isDetecting { ownSearchesTaken += 1 }
+            }
+            return (shown, ownSearchesTaken)
+        }
+        let waited = try run(returnSearchWait: 0.75)
+        #expect(waited.shown[9] == 1)
+        #expect(waited.shown[awaited].allSatisfy { $0 == 0 })
+        #expect(waited.ownSearchesTaken == awaited.count)
+        #expect(waited.shown.last == 1, "the face was not shown again")
+        // The same frames, not waited for: no search lands on the frame it ran on.
+        #expect(try run(returnSearchWait: 0).ownSearchesTaken == 0)
+    }
+
     /// A live search lands frames after the frame it ran on; a face crossing the frame has moved
     /// on by then, and its track starts where the face is now (followed there by optical flow),
     /// not where the search saw it.
