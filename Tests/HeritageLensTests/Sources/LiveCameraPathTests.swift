@@ -101,7 +101,9 @@ import Testing
         let run = try await FakeCamera.run(
             ["run", "--camera", "0", "--no-preview", "--frames", "\(frames)", "--size", "1280x720", "--no-cards",
              "--no-render", "--emulate-slow", "50", "-o", "out.avi", "--metrics", "metrics.jsonl"],
-            video: FakeCamera.sample!, stamp: true)
+            // Fifty times a debug build's stages: 35-52 s for the 45 frames alone on this machine,
+            // so the usual minute left a busy CI machine no room.
+            video: FakeCamera.sample!, stamp: true, timeout: 180)
         #expect(run.status == 0, "\(run.stderr)")
         let sequences = try SequenceStamps.read(video: run.output("-o"))
         try #require(sequences.count == frames)
