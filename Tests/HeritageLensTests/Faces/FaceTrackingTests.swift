@@ -23,6 +23,17 @@ struct FaceTrackingTests {
                     secondOpinion: Self.secondOpinion, warmth: warmth, background: background, options: options)
     }
 
+    /// Frames `indices` of `scene` (640x480), in gray, each its own image.
+    func grayFrames(of scene: SyntheticScene, _ indices: ClosedRange<Int>) throws -> [Image] {
+        let frame = try Image(width: 640, height: 480)
+        return try indices.map { i in
+            try scene.render(frame: i, into: frame)
+            let gray = Image()
+            try frame.convertToGray(into: gray)
+            return gray
+        }
+    }
+
     /// Runs the face stages over `frames` frames of `scene` (inline detection) and returns the anchors.
     func anchors(of scene: SyntheticScene, frames: Int, options: FaceTracker.Options = FaceTracker.Options(),
                  warmth: FaceWarmth = FaceWarmth()) throws -> [FrameAnchors] {
@@ -239,13 +250,7 @@ struct FaceTrackingTests {
             },
             try portraitLayer(eyeDistance: 70) { $0 >= cut ? Point2(320, 220) : nil },
         ])
-        let frame = try Image(width: 640, height: 480)
-        let grays = try (0...cut).map { i in
-            try scene.render(frame: i, into: frame)
-            let gray = Image()
-            try frame.convertToGray(into: gray)
-            return gray
-        }
+        let grays = try grayFrames(of: scene, 0...cut)
         func facesOnTheCutsFrame(times: [Double]) throws -> Int {
             let live = tracker(background: true, detector: try HOGFaceDetector())
             defer { live.finish() }
@@ -283,13 +288,7 @@ struct FaceTrackingTests {
                     : i < back ? nil : Point2(720 - 25 * Double(i - back), 220)
             },
         ], effects: .init(noiseSigma: 3))
-        let frame = try Image(width: 640, height: 480)
-        let grays = try (0...back + 14).map { i in
-            try scene.render(frame: i, into: frame)
-            let gray = Image()
-            try frame.convertToGray(into: gray)
-            return gray
-        }
+        let grays = try grayFrames(of: scene, 0...back + 14)
         let awaited = 24..<back
         func run(returnSearchWait: Double) throws -> (shown: [Int], ownSearchesTaken: Int) {
             var options = FaceTracker.Options()
@@ -325,13 +324,7 @@ struct FaceTrackingTests {
         let position = { (i: Int) in Point2(120 + speed * Double(i), 220) }
         let scene = try SyntheticScene(size: Size(width: 640, height: 480), layers: [try portraitLayer(position)],
                                        effects: .init(noiseSigma: 3))
-        let frame = try Image(width: 640, height: 480)
-        let grays = try (0...late + 5).map { i in
-            try scene.render(frame: i, into: frame)
-            let gray = Image()
-            try frame.convertToGray(into: gray)
-            return gray
-        }
+        let grays = try grayFrames(of: scene, 0...late + 5)
         // The search is to land on frame `late`: frame 0 does not wait for it.
         var options = FaceTracker.Options()
         options.newSceneOwnSearchWait = 0
