@@ -7,7 +7,8 @@
 #
 # Environment: BIN (default .build/release/heritage-lens), OUT (default a temporary folder, kept),
 # PIN (default "taskset -c 1": one core, as the figures in docs/faces.md), PROCESS_ARGS (extra
-# options for process, e.g. --no-cards).
+# options for process, e.g. --no-cards), FACES (a folder of annotated faces for eval-faces
+# --faces, e.g. one scripts/baseline/portraits.py wrote; the same for the export and the scoring).
 set -eu
 BIN=${BIN:-.build/release/heritage-lens}
 PIN=${PIN-taskset -c 1}
@@ -27,7 +28,7 @@ done
 OUT=${OUT:-$(mktemp -d /tmp/heritage-faces-recorded.XXXXXX)}
 mkdir -p "$OUT/videos"
 echo "exporting seed $SEED ($SET) to $OUT/videos" >&2
-"$BIN" eval-faces --seed "$SEED" --set "$SET" --export "$OUT/videos"
+"$BIN" eval-faces --seed "$SEED" --set "$SET" ${FACES:+--faces "$FACES"} --export "$OUT/videos"
 for mode in $MODES; do
     mkdir -p "$OUT/$mode"
     for video in "$OUT"/videos/*.mp4; do
@@ -39,5 +40,5 @@ for mode in $MODES; do
             2>"$OUT/$mode/$name.log" || { echo "process $video failed: see $OUT/$mode/$name.log" >&2; exit 1; }
     done
     echo "== process $mode (seed $SEED, $SET) ==" 
-    "$BIN" eval-faces --seed "$SEED" --set "$SET" --score-anchors "$OUT/$mode" --json "$OUT/$mode.json"
+    "$BIN" eval-faces --seed "$SEED" --set "$SET" ${FACES:+--faces "$FACES"} --score-anchors "$OUT/$mode" --json "$OUT/$mode.json"
 done

@@ -13,7 +13,8 @@
 # or realtime: each seed's sequences exported as MP4s and run through `process` itself, or
 # `process --realtime`, by scripts/eval-faces-recorded.sh; PIN is passed on to it, e.g. PIN=""
 # with JOBS=1, or two sweeps of half the seeds each into one OUT with PIN="taskset -c 0" and
-# "taskset -c 1", so realtime runs do not share a core). A seed whose report is already in OUT is
+# "taskset -c 1", so realtime runs do not share a core; FACES, a folder for eval-faces --faces, is
+# passed on too). A seed whose report is already in OUT is
 # not run again: an interrupted sweep goes on where it stopped, and the sweep of a folder whose
 # seeds are all there just sums them up.
 set -eu
