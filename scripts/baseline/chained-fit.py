@@ -13,9 +13,12 @@
 #   python3 scripts/baseline/chained-fit.py DIR/NAME [SHARE ...]     (default shares 1.0 0.95 0.9)
 #
 # Test tooling only: pip install --break-system-packages dlib-bin opencv-python-headless
-import argparse, json, math
-import cv2, dlib
+import argparse, math, os, sys
+import dlib
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exported import eye_midpoint, gray_frames, landmark_error, read_lines  # noqa: E402
 
 ap = argparse.ArgumentParser(description="dlib's 68-point fit chained from frame to frame")
 ap.add_argument("sequence", help="an exported sequence without its extension: DIR/NAME (DIR/NAME.mp4, DIR/NAME.truth.jsonl)")
@@ -25,16 +28,8 @@ args = ap.parse_args()
 
 detector = dlib.get_frontal_face_detector()
 predictor = dlib.shape_predictor(args.model)
-truth = [json.loads(line) for line in open(args.sequence + ".truth.jsonl")]
-video = cv2.VideoCapture(args.sequence + ".mp4")
-if not video.isOpened():
-    raise SystemExit(f"{args.sequence}.mp4: cannot open; export the sequence first")
-frames = []
-while True:
-    ok, image = video.read()
-    if not ok:
-        break
-    frames.append(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+truth = read_lines(args.sequence + ".truth.jsonl", "chained-fit.py", "export the sequence first (eval-faces --export DIR)")
+frames = gray_frames(args.sequence + ".mp4", "chained-fit.py")
 
 
 def fit(gray, cx, cy, side):
@@ -45,8 +40,7 @@ def fit(gray, cx, cy, side):
 
 def predicted_box(points):
     right, left = points[36:42].mean(0), points[42:48].mean(0)
-    middle = (right + left) / 2
-    eyes = np.linalg.norm(left - right)
+    middle, eyes = eye_midpoint(points)
     unit = max(eyes, 0.8 * np.linalg.norm(points[48:68].mean(0) - middle))
     roll = math.atan2(*(left - right)[::-1])
     offset = np.array([0.02, 0.54]) * unit
@@ -56,11 +50,7 @@ def predicted_box(points):
 
 def error(points, index):
     faces = truth[index]["faces"]
-    if not faces:
-        return None
-    marks = faces[0]["landmarks"]
-    eyes = math.dist(marks[36], marks[45])
-    return sum(math.dist(points[k], marks[k]) for k in range(17, 68)) / 51 / eyes
+    return landmark_error(points, faces[0]["landmarks"]) if faces else None
 
 
 start = next((i for i, g in enumerate(frames) if detector.run(g, 0, -0.7)[0]), None)

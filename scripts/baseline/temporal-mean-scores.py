@@ -13,9 +13,12 @@
 #   python3 scripts/baseline/temporal-mean-scores.py DIR [DIR ...] [--name noise-defocus] [--k 1 2 3 4 6]
 #
 # Test tooling only: pip install --break-system-packages dlib-bin opencv-python-headless
-import argparse, json, math, statistics
-import cv2, dlib
+import argparse, os, statistics, sys
+import dlib
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exported import gray_frames, landmark_error, read_lines  # noqa: E402
 
 ap = argparse.ArgumentParser(description="dlib's search and fit on the mean of consecutive noisy frames")
 ap.add_argument("dirs", nargs="+", help="folders written by eval-faces --export")
@@ -28,23 +31,11 @@ detector = dlib.get_frontal_face_detector()
 predictor = dlib.shape_predictor(args.model)
 
 
-def error(points, truth):
-    eyes = math.dist(truth[36], truth[45])
-    return sum(math.dist(points[i], truth[i]) for i in range(17, 68)) / 51 / eyes
-
-
 print("sequence".ljust(28), " k", "faces", "  >0 ", "> -0.3", "median", " fits", "error / above 8 %")
 for folder in args.dirs:
-    truth = [json.loads(line) for line in open(f"{folder}/{args.name}.truth.jsonl")]
-    video = cv2.VideoCapture(f"{folder}/{args.name}.mp4")
-    if not video.isOpened():
-        raise SystemExit(f"{folder}/{args.name}.mp4: cannot open; export the sequence first")
-    frames = []
-    while True:
-        ok, image = video.read()
-        if not ok:
-            break
-        frames.append(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32))
+    truth = read_lines(f"{folder}/{args.name}.truth.jsonl", "temporal-mean-scores.py",
+                       "export the sequence first (eval-faces --export DIR)")
+    frames = [f.astype(np.float32) for f in gray_frames(f"{folder}/{args.name}.mp4", "temporal-mean-scores.py")]
     for k in args.k:
         scores, errors = [], []
         for index in range(k - 1, min(len(frames), len(truth)), 3):
@@ -62,7 +53,7 @@ for folder in args.dirs:
                 scores.append(best[0])
                 if best[0] >= -0.7:
                     shape = predictor(gray, best[1])
-                    errors.append(error([(shape.part(i).x, shape.part(i).y) for i in range(68)], points))
+                    errors.append(landmark_error([(shape.part(i).x, shape.part(i).y) for i in range(68)], points))
         if not scores:
             continue
         fits = f"{100 * sum(errors) / len(errors):5.1f}% / {100 * sum(e > 0.08 for e in errors) / len(errors):3.0f}%" if errors else "-"
